@@ -1,0 +1,22 @@
+# dlc links every library and tool against the shared libMLIR.so and
+# libLLVM.so that Debian ships: linking the static MLIR archives into three
+# tools costs minutes per link on a 2-core machine, the shared library seconds.
+
+# add_dlc_library(name sources... [LINK_LIBS libs...] [DEPENDS targets...])
+function(add_dlc_library name)
+  cmake_parse_arguments(ARG "" "" "LINK_LIBS;DEPENDS" ${ARGN})
+  add_library(${name} STATIC ${ARG_UNPARSED_ARGUMENTS})
+  if(ARG_DEPENDS)
+    add_dependencies(${name} ${ARG_DEPENDS})
+  endif()
+  target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS} MLIR LLVM)
+endfunction()
+
+# add_dlc_tool(name sources... [LINK_LIBS libs...])
+function(add_dlc_tool name)
+  cmake_parse_arguments(ARG "" "" "LINK_LIBS" ${ARGN})
+  add_executable(${name} ${ARG_UNPARSED_ARGUMENTS})
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                                           ${CMAKE_BINARY_DIR}/bin)
+  target_link_libraries(${name} PRIVATE ${ARG_LINK_LIBS} MLIR LLVM)
+endfunction()

@@ -1,0 +1,27 @@
+//===- DLCOps.h - dlc tensor operators --------------------------*- C++ -*-===//
+#ifndef DLC_DIALECT_DLC_IR_DLCOPS_H
+#define DLC_DIALECT_DLC_IR_DLCOPS_H
+
+#include "dlc/Dialect/DLC/IR/DLCDialect.h"
+
+#define GET_OP_CLASSES
+#include "dlc/Dialect/DLC/IR/DLCOps.h.inc"
+
+namespace dlc {
+
+/// Output length of one pooled or convolved spatial dimension (ONNX rule):
+/// floor or ceil of (in + padBegin + padEnd - dilation*(kernel-1) - 1) /
+/// stride, plus one; with ceil_mode a last window that would start inside
+/// the end padding is dropped. Returns a negative value when the window
+/// does not fit.
+int64_t computeWindowedOutputSize(int64_t in, int64_t kernel, int64_t stride,
+                                  int64_t dilation, int64_t padBegin,
+                                  int64_t padEnd, bool ceilMode);
+
+/// Numpy broadcast of two static shapes; failure if incompatible.
+mlir::FailureOr<llvm::SmallVector<int64_t>>
+broadcastShapes(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);
+
+} // namespace dlc
+
+#endif // DLC_DIALECT_DLC_IR_DLCOPS_H

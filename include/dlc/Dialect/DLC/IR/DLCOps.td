@@ -1,0 +1,533 @@
+//===- DLCOps.td - dlc tensor operators --------------------*- tablegen -*-===//
+//
+// One op per ONNX operator family. Conventions shared by every op:
+//  - operands and results are statically shaped ranked tensors;
+//  - axes are non-negative (the importer normalises ONNX's negative axes);
+//  - spatial attributes (`pads`, `strides`, ...) are complete: no `auto_pad`,
+//    no defaults left for the lowering to guess; `pads` lists the begin
+//    paddings of every spatial dimension, then the end paddings (ONNX order);
+//  - result types are inferred (InferTypeOpInterface) wherever the operands
+//    and attributes determine them, and the verifier checks the inferred type
+//    against the written one, so shape inference and verification are one
+//    piece of code.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_DIALECT_DLC_IR_DLCOPS_TD
+#define DLC_DIALECT_DLC_IR_DLCOPS_TD
+
+include "dlc/Dialect/DLC/IR/DLCDialect.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Types and attributes
+//===----------------------------------------------------------------------===//
+
+def DLC_FloatTensor : RankedTensorOf<[AnyFloat]>;
+def DLC_NumericTensor : RankedTensorOf<[AnyFloat, AnyInteger]>;
+def DLC_IndexTensor : RankedTensorOf<[I32, I64]>;
+def DLC_AnyTensor : RankedTensorOf<[AnyType]>;
+
+def DLC_PadMode : I32EnumAttr<"PadMode", "how Pad fills the border", [
+    I32EnumAttrCase<"constant", 0>,
+    I32EnumAttrCase<"reflect", 1>,
+    I32EnumAttrCase<"edge", 2>]> {
+  let cppNamespace = "::dlc";
+  let genSpecializedAttr = 0;
+}
+def DLC_PadModeAttr : EnumAttr<DLC_Dialect, DLC_PadMode, "pad_mode">;
+
+class DLC_Op<string mnemonic, list<Trait> traits = []>
+    : Op<DLC_Dialect, mnemonic, !listconcat([Pure], traits)>;
+
+// Ops whose result type is a function of operands and attributes. The
+// `inferBody` is the body of the op's static `inferReturnTypes`; it sees
+// `context`, `location`, `adaptor` and `inferredReturnTypes`.
+class DLC_InferredOp<string mnemonic, list<Trait> traits = []>
+    : DLC_Op<mnemonic, !listconcat([InferTypeOpAdaptor], traits)>;
+
+//===----------------------------------------------------------------------===//
+// Constants and shape queries
+//===----------------------------------------------------------------------===//
+
+def DLC_ConstantOp : DLC_Op<"constant", [ConstantLike,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "constant tensor (ONNX Constant and initializers)";
+  let description = [{
+    Weights are imported as `dense_resource` blobs so that a 100 MB model is
+    not copied element by element; small constants are plain `dense`.
+
+    ```mlir
+    %w = dlc.constant dense_resource<conv1_w> : tensor<64x3x7x7xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+def DLC_ShapeOp : DLC_InferredOp<"shape"> {
+  let summary = "ONNX Shape: the static shape as an i64 tensor";
+  let description = [{
+    Returns dimensions `[start, end)` of the operand's shape. Shapes are
+    static, so this always folds to a constant.
+  }];
+  let arguments = (ins DLC_AnyTensor:$input,
+                   DefaultValuedAttr<I64Attr, "0">:$start,
+                   OptionalAttr<I64Attr>:$end);
+  let results = (outs RankedTensorOf<[I64]>:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def DLC_CastOp : DLC_Op<"cast"> {
+  let summary = "ONNX Cast: element type conversion";
+  let description = [{
+    Converts every element to the result's element type with ONNX semantics
+    (float to integer truncates toward zero). Folds on constant operands.
+  }];
+  let arguments = (ins DLC_NumericTensor:$input);
+  let results = (outs DLC_NumericTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def DLC_IdentityOp : DLC_Op<"identity", [SameOperandsAndResultType]> {
+  let summary = "ONNX Identity; folded away";
+  let arguments = (ins DLC_AnyTensor:$input);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasFolder = 1;
+}
+
+def DLC_DropoutOp : DLC_Op<"dropout", [SameOperandsAndResultType]> {
+  let summary = "ONNX Dropout in inference mode; folded away";
+  let description = [{
+    In inference Dropout is the identity whatever its ratio; the op is kept
+    by the importer only so that the IR mirrors the model before
+    canonicalisation. Its optional mask output is not supported.
+  }];
+  let arguments = (ins DLC_AnyTensor:$input,
+                   DefaultValuedAttr<F32Attr, "0.5">:$ratio);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+// Binary ops with numpy (multidirectional) broadcasting.
+class DLC_BroadcastBinaryOp<string mnemonic, Type operandType,
+                            list<Trait> traits = []>
+    : DLC_InferredOp<mnemonic, !listconcat([SameOperandsElementType,
+                                            SameOperandsAndResultElementType],
+                                           traits)> {
+  let arguments = (ins operandType:$lhs, operandType:$rhs);
+  let results = (outs operandType:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let description = [{
+    Elementwise with numpy broadcasting: the result shape is the broadcast of
+    both operand shapes, aligned at the trailing dimension.
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferBroadcastBinaryType(location, adaptor.getLhs(),
+                                      adaptor.getRhs(), types);
+    }
+  }];
+}
+
+def DLC_AddOp : DLC_BroadcastBinaryOp<"add", DLC_NumericTensor, [Commutative]> {
+  let summary = "ONNX Add (also Sum of two operands)";
+  let hasFolder = 1;
+}
+def DLC_SubOp : DLC_BroadcastBinaryOp<"sub", DLC_NumericTensor> {
+  let summary = "ONNX Sub";
+  let hasFolder = 1;
+}
+def DLC_MulOp : DLC_BroadcastBinaryOp<"mul", DLC_NumericTensor, [Commutative]> {
+  let summary = "ONNX Mul";
+  let hasFolder = 1;
+}
+def DLC_DivOp : DLC_BroadcastBinaryOp<"div", DLC_NumericTensor> {
+  let summary = "ONNX Div (integer division truncates toward zero)";
+  let hasFolder = 1;
+}
+def DLC_PowOp : DLC_BroadcastBinaryOp<"pow", DLC_FloatTensor> {
+  let summary = "ONNX Pow";
+}
+def DLC_MaxOp : DLC_BroadcastBinaryOp<"max", DLC_NumericTensor, [Commutative]> {
+  let summary = "ONNX Max of two operands (NaN-propagating for floats)";
+}
+def DLC_MinOp : DLC_BroadcastBinaryOp<"min", DLC_NumericTensor, [Commutative]> {
+  let summary = "ONNX Min of two operands (NaN-propagating for floats)";
+}
+def DLC_PReluOp : DLC_BroadcastBinaryOp<"prelu", DLC_FloatTensor> {
+  let summary = "ONNX PRelu: x < 0 ? slope * x : x";
+  let description = [{
+    `lhs` is the input, `rhs` the slope, broadcast unidirectionally to the
+    input's shape (the verifier requires the result shape to be the input's).
+  }];
+  let hasVerifier = 1;
+}
+
+// Unary ops: the result type is the operand type.
+class DLC_UnaryOp<string mnemonic, Type operandType, dag attrs = (ins)>
+    : DLC_Op<mnemonic, [SameOperandsAndResultType]> {
+  let arguments = !con((ins operandType:$input), attrs);
+  let results = (outs operandType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def DLC_ReluOp : DLC_UnaryOp<"relu", DLC_NumericTensor> {
+  let summary = "ONNX Relu: max(x, 0)";
+}
+def DLC_LeakyReluOp : DLC_UnaryOp<"leaky_relu", DLC_FloatTensor,
+    (ins DefaultValuedAttr<F32Attr, "0.01">:$alpha)> {
+  let summary = "ONNX LeakyRelu: x < 0 ? alpha * x : x";
+}
+def DLC_SigmoidOp : DLC_UnaryOp<"sigmoid", DLC_FloatTensor> {
+  let summary = "ONNX Sigmoid: 1 / (1 + exp(-x))";
+}
+def DLC_TanhOp : DLC_UnaryOp<"tanh", DLC_FloatTensor> {
+  let summary = "ONNX Tanh";
+}
+def DLC_ClipOp : DLC_UnaryOp<"clip", DLC_NumericTensor,
+    (ins F64Attr:$min, F64Attr:$max)> {
+  let summary = "ONNX Clip: min(max(x, min), max)";
+  let description = [{
+    Bounds are attributes whatever the opset: from opset 11 on the importer
+    requires the `min`/`max` inputs to be constants. An absent bound is the
+    element type's lowest/highest value.
+  }];
+}
+def DLC_ExpOp : DLC_UnaryOp<"exp", DLC_FloatTensor> { let summary = "ONNX Exp"; }
+def DLC_LogOp : DLC_UnaryOp<"log", DLC_FloatTensor> { let summary = "ONNX Log"; }
+def DLC_SqrtOp : DLC_UnaryOp<"sqrt", DLC_FloatTensor> { let summary = "ONNX Sqrt"; }
+def DLC_NegOp : DLC_UnaryOp<"neg", DLC_NumericTensor> {
+  let summary = "ONNX Neg";
+  let hasFolder = 1;
+}
+def DLC_AbsOp : DLC_UnaryOp<"abs", DLC_NumericTensor> { let summary = "ONNX Abs"; }
+def DLC_ReciprocalOp : DLC_UnaryOp<"reciprocal", DLC_FloatTensor> {
+  let summary = "ONNX Reciprocal: 1 / x";
+}
+def DLC_ErfOp : DLC_UnaryOp<"erf", DLC_FloatTensor> { let summary = "ONNX Erf"; }
+def DLC_HardSigmoidOp : DLC_UnaryOp<"hard_sigmoid", DLC_FloatTensor,
+    (ins DefaultValuedAttr<F32Attr, "0.2">:$alpha,
+         DefaultValuedAttr<F32Attr, "0.5">:$beta)> {
+  let summary = "ONNX HardSigmoid: max(0, min(1, alpha * x + beta))";
+}
+def DLC_HardSwishOp : DLC_UnaryOp<"hard_swish", DLC_FloatTensor> {
+  let summary = "ONNX HardSwish: x * max(0, min(1, x / 6 + 1 / 2))";
+}
+def DLC_EluOp : DLC_UnaryOp<"elu", DLC_FloatTensor,
+    (ins DefaultValuedAttr<F32Attr, "1.0">:$alpha)> {
+  let summary = "ONNX Elu: x < 0 ? alpha * (exp(x) - 1) : x";
+}
+def DLC_SeluOp : DLC_UnaryOp<"selu", DLC_FloatTensor,
+    (ins DefaultValuedAttr<F32Attr, "1.67326319217681884765625">:$alpha,
+         DefaultValuedAttr<F32Attr, "1.05070102214813232421875">:$gamma)> {
+  let summary = "ONNX Selu: gamma * (x <= 0 ? alpha * (exp(x) - 1) : x)";
+}
+def DLC_SoftplusOp : DLC_UnaryOp<"softplus", DLC_FloatTensor> {
+  let summary = "ONNX Softplus: log(exp(x) + 1)";
+}
+
+// Normalisations along one axis (opset-13 semantics; the importer rewrites
+// the older "coerce to 2-D" form with reshapes).
+class DLC_AxisNormOp<string mnemonic> : DLC_Op<mnemonic,
+    [SameOperandsAndResultType]> {
+  let arguments = (ins DLC_FloatTensor:$input, I64Attr:$axis);
+  let results = (outs DLC_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return verifyAxisInRange(getOperation(), getAxis(),
+                               getInput().getType().getRank());
+    }
+  }];
+}
+def DLC_SoftmaxOp : DLC_AxisNormOp<"softmax"> {
+  let summary = "ONNX Softmax along one axis";
+}
+def DLC_LogSoftmaxOp : DLC_AxisNormOp<"log_softmax"> {
+  let summary = "ONNX LogSoftmax along one axis";
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra and convolution
+//===----------------------------------------------------------------------===//
+
+def DLC_ConvOp : DLC_InferredOp<"conv"> {
+  let summary = "ONNX Conv (1-D, 2-D, 3-D; groups, dilations, strides)";
+  let description = [{
+    `input` is N x C x D1 x ... x Dk, `filter` is M x C/group x K1 x ... x
+    Kk, the optional `bias` has M elements. `pads` holds k begin paddings
+    then k end paddings; `auto_pad` has been resolved to explicit pads by the
+    importer.
+
+    ```mlir
+    %y = dlc.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 1 : i64,
+           pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 2, 2>}
+         : (tensor<1x3x224x224xf32>, tensor<64x3x7x7xf32>, tensor<64xf32>)
+         -> tensor<1x64x112x112xf32>
+    ```
+  }];
+  let arguments = (ins DLC_FloatTensor:$input, DLC_FloatTensor:$filter,
+                   Optional<DLC_FloatTensor>:$bias,
+                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+                   DenseI64ArrayAttr:$pads,
+                   DefaultValuedAttr<I64Attr, "1">:$group);
+  let results = (outs DLC_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $filter (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def DLC_GemmOp : DLC_InferredOp<"gemm"> {
+  let summary = "ONNX Gemm: alpha * op(A) * op(B) + beta * C";
+  let description = [{
+    `A` and `B` are 2-D, `op` transposes when `trans_a`/`trans_b` is set, and
+    the optional `C` broadcasts unidirectionally to the M x N result.
+  }];
+  let arguments = (ins DLC_FloatTensor:$a, DLC_FloatTensor:$b,
+                   Optional<DLC_FloatTensor>:$c,
+                   DefaultValuedAttr<F32Attr, "1.0">:$alpha,
+                   DefaultValuedAttr<F32Attr, "1.0">:$beta,
+                   DefaultValuedAttr<BoolAttr, "false">:$trans_a,
+                   DefaultValuedAttr<BoolAttr, "false">:$trans_b);
+  let results = (outs DLC_FloatTensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b (`,` $c^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def DLC_MatMulOp : DLC_InferredOp<"matmul"> {
+  let summary = "ONNX MatMul (numpy matmul: batched, broadcast batch dims)";
+  let description = [{
+    1-D operands are promoted as in numpy (a leading or trailing 1 that is
+    removed from the result); batch dimensions broadcast.
+  }];
+  let arguments = (ins DLC_NumericTensor:$lhs, DLC_NumericTensor:$rhs);
+  let results = (outs DLC_NumericTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling and normalisation
+//===----------------------------------------------------------------------===//
+
+def DLC_MaxPoolOp : DLC_InferredOp<"max_pool"> {
+  let summary = "ONNX MaxPool (the Indices output is not supported)";
+  let description = [{
+    Pads count as minus infinity. With `ceil_mode` the output size rounds up,
+    but a window that would start in the end padding is dropped (ONNX rule).
+  }];
+  let arguments = (ins DLC_NumericTensor:$input,
+                   DenseI64ArrayAttr:$kernel_shape, DenseI64ArrayAttr:$strides,
+                   DenseI64ArrayAttr:$pads, DenseI64ArrayAttr:$dilations,
+                   DefaultValuedAttr<BoolAttr, "false">:$ceil_mode);
+  let results = (outs DLC_NumericTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def DLC_AveragePoolOp : DLC_InferredOp<"average_pool"> {
+  let summary = "ONNX AveragePool";
+  let description = [{
+    With `count_include_pad` the divisor is the window size clipped to the
+    padded input; otherwise only the real input elements count.
+  }];
+  let arguments = (ins DLC_FloatTensor:$input,
+                   DenseI64ArrayAttr:$kernel_shape, DenseI64ArrayAttr:$strides,
+                   DenseI64ArrayAttr:$pads,
+                   DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+                   DefaultValuedAttr<BoolAttr, "false">:$count_include_pad);
+  let results = (outs DLC_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def DLC_BatchNormOp : DLC_Op<"batch_norm", [AllTypesMatch<["input", "result"]>]> {
+  let summary = "ONNX BatchNormalization in inference mode";
+  let description = [{
+    `(x - mean) / sqrt(var + epsilon) * scale + bias`, per channel (dim 1).
+    Canonicalisation folds it into a preceding `dlc.conv` whose filter and
+    bias are constants.
+  }];
+  let arguments = (ins DLC_FloatTensor:$input, DLC_FloatTensor:$scale,
+                   DLC_FloatTensor:$bias, DLC_FloatTensor:$mean,
+                   DLC_FloatTensor:$variance,
+                   DefaultValuedAttr<F32Attr, "1e-5">:$epsilon);
+  let results = (outs DLC_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $bias `,` $mean `,` $variance attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
+def DLC_LRNOp : DLC_Op<"lrn", [SameOperandsAndResultType]> {
+  let summary = "ONNX LRN (local response normalisation across channels)";
+  let arguments = (ins DLC_FloatTensor:$input, I64Attr:$size,
+                   DefaultValuedAttr<F32Attr, "0.0001">:$alpha,
+                   DefaultValuedAttr<F32Attr, "0.75">:$beta,
+                   DefaultValuedAttr<F32Attr, "1.0">:$bias);
+  let results = (outs DLC_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions (also GlobalAveragePool and GlobalMaxPool)
+//===----------------------------------------------------------------------===//
+
+class DLC_ReduceOp<string mnemonic, Type operandType>
+    : DLC_InferredOp<mnemonic, [SameOperandsAndResultElementType]> {
+  let arguments = (ins operandType:$input, DenseI64ArrayAttr:$axes,
+                   DefaultValuedAttr<BoolAttr, "true">:$keepdims);
+  let results = (outs operandType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let description = [{
+    Reduces the listed axes (sorted, non-negative, unique; the importer turns
+    ONNX's "no axes" into all axes). GlobalAveragePool and GlobalMaxPool are
+    imported as reductions over the spatial axes with `keepdims`.
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferReductionType(location, adaptor.getInput(),
+                                adaptor.getAxes(), adaptor.getKeepdims(),
+                                types);
+    }
+  }];
+}
+def DLC_ReduceMeanOp : DLC_ReduceOp<"reduce_mean", DLC_FloatTensor> {
+  let summary = "ONNX ReduceMean";
+}
+def DLC_ReduceSumOp : DLC_ReduceOp<"reduce_sum", DLC_NumericTensor> {
+  let summary = "ONNX ReduceSum";
+}
+def DLC_ReduceMaxOp : DLC_ReduceOp<"reduce_max", DLC_NumericTensor> {
+  let summary = "ONNX ReduceMax";
+}
+def DLC_ReduceMinOp : DLC_ReduceOp<"reduce_min", DLC_NumericTensor> {
+  let summary = "ONNX ReduceMin";
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def DLC_ReshapeOp : DLC_Op<"reshape", [SameOperandsAndResultElementType]> {
+  let summary = "ONNX Reshape, Flatten, Squeeze and Unsqueeze";
+  let description = [{
+    Row-major reinterpretation with the same number of elements; the target
+    shape is the result type (shapes are static, so ONNX's shape input,
+    `0` and `-1` entries are resolved by the importer).
+  }];
+  let arguments = (ins DLC_AnyTensor:$input);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def DLC_TransposeOp : DLC_InferredOp<"transpose",
+    [SameOperandsAndResultElementType]> {
+  let summary = "ONNX Transpose: result dim i is input dim perm[i]";
+  let arguments = (ins DLC_AnyTensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def DLC_ConcatOp : DLC_InferredOp<"concat",
+    [SameOperandsAndResultElementType]> {
+  let summary = "ONNX Concat along one axis";
+  let arguments = (ins Variadic<DLC_AnyTensor>:$inputs, I64Attr:$axis);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` functional-type($inputs, results)
+  }];
+  let hasFolder = 1;
+}
+
+def DLC_SliceOp : DLC_InferredOp<"slice", [SameOperandsAndResultElementType]> {
+  let summary = "ONNX Slice and Split (one slice per Split output)";
+  let description = [{
+    For every dimension `d`, result index `i` reads input index
+    `starts[d] + i * steps[d]`. The importer clamps ONNX's starts/ends, so
+    `starts` is a valid index (when the result is not empty) and the size is
+    `max(0, ceil((ends[d] - starts[d]) / steps[d]))`; a negative step walks
+    backwards and `ends[d]` may then be -1.
+  }];
+  let arguments = (ins DLC_AnyTensor:$input, DenseI64ArrayAttr:$starts,
+                   DenseI64ArrayAttr:$ends, DenseI64ArrayAttr:$steps);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def DLC_GatherOp : DLC_InferredOp<"gather"> {
+  let summary = "ONNX Gather along one axis (negative indices wrap)";
+  let description = [{
+    The result shape is `data.shape[:axis] + indices.shape +
+    data.shape[axis+1:]`. Out-of-range indices read an unspecified element
+    (ONNX leaves them undefined); constant indices are checked at import.
+  }];
+  let arguments = (ins DLC_AnyTensor:$data, DLC_IndexTensor:$indices,
+                   I64Attr:$axis);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = [{
+    $data `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+  let hasFolder = 1;
+}
+
+def DLC_PadOp : DLC_InferredOp<"pad", [SameOperandsAndResultElementType]> {
+  let summary = "ONNX Pad (constant, reflect, edge)";
+  let description = [{
+    `pads` holds rank begin paddings then rank end paddings; negative pads
+    crop. `value` is the constant-mode fill, converted to the element type.
+  }];
+  let arguments = (ins DLC_AnyTensor:$input, DenseI64ArrayAttr:$pads,
+                   DefaultValuedAttr<DLC_PadModeAttr, "PadMode::constant">:$mode,
+                   DefaultValuedAttr<F64Attr, "0.0">:$value);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def DLC_ExpandOp : DLC_Op<"expand", [SameOperandsAndResultElementType]> {
+  let summary = "ONNX Expand: numpy broadcast to the result shape";
+  let arguments = (ins DLC_AnyTensor:$input);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def DLC_TileOp : DLC_InferredOp<"tile", [SameOperandsAndResultElementType]> {
+  let summary = "ONNX Tile: repeat the input `repeats[d]` times along d";
+  let arguments = (ins DLC_AnyTensor:$input, DenseI64ArrayAttr:$repeats);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+}
+
+#endif // DLC_DIALECT_DLC_IR_DLCOPS_TD

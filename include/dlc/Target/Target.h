@@ -1,0 +1,83 @@
+//===- Target.h - the interface every dlc target implements -----*- C++ -*-===//
+//
+// A target is four things (ARCHITECTURE.md, "Targets plug in through one
+// interface"): a hardware description with defaults, the pass pipeline from
+// the imported dlc module to its lowest IR, a serializer that writes the
+// artifacts of `dlc compile`, and an executor that runs them for `dlc run`.
+// The driver, the conformance runner and the benchmarks only talk to this
+// interface; a new target registers itself and touches no shared code.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_TARGET_TARGET_H
+#define DLC_TARGET_TARGET_H
+
+#include "dlc/Support/Tensor.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <vector>
+
+namespace dlc {
+
+/// Numerical tolerance for comparing a target's outputs with the recorded
+/// ones: |got - want| <= atol + rtol * |want|.
+struct Tolerance {
+  double rtol = 1e-3;
+  double atol = 1e-5;
+};
+
+/// A compiled model ready to run on a target's executor.
+class Executable {
+public:
+  virtual ~Executable() = default;
+  /// Runs once. `inputs` are in the order of the entry function's
+  /// arguments; outputs come back in the order of its results.
+  virtual mlir::FailureOr<std::vector<Tensor>>
+  run(llvm::ArrayRef<Tensor> inputs) = 0;
+};
+
+class Target {
+public:
+  virtual ~Target() = default;
+
+  /// The name used by `--target` and in expectation files.
+  virtual llvm::StringRef getName() const = 0;
+  virtual llvm::StringRef getDescription() const = 0;
+
+  /// Default numerical tolerance of this target against the host reference.
+  virtual Tolerance getDefaultTolerance() const { return {}; }
+
+  /// Adds the passes that take an imported dlc module to this target's
+  /// lowest IR (what serialize and load consume).
+  virtual void buildPipeline(mlir::OpPassManager &pm) const = 0;
+
+  /// Writes the artifacts of `dlc compile` for a module that went through
+  /// buildPipeline into `outputDir` (which exists).
+  virtual mlir::LogicalResult serialize(mlir::ModuleOp module,
+                                        llvm::StringRef outputDir) const = 0;
+
+  /// Prepares a module that went through buildPipeline for execution.
+  virtual mlir::FailureOr<std::unique_ptr<Executable>>
+  load(mlir::ModuleOp module) const = 0;
+};
+
+/// Registers a target under its name; called once per target at start-up.
+void registerTarget(std::unique_ptr<Target> target);
+
+/// The registered target called `name`, or null.
+const Target *lookupTarget(llvm::StringRef name);
+
+/// Names of every registered target, sorted.
+std::vector<llvm::StringRef> getRegisteredTargetNames();
+
+/// Registers every built-in target and its named pipeline
+/// (`--dlc-<name>-pipeline` in dlc-opt).
+void registerTargetPipelines();
+
+} // namespace dlc
+
+#endif // DLC_TARGET_TARGET_H

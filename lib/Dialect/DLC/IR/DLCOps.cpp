@@ -1,0 +1,575 @@
+//===- DLCOps.cpp - dlc dialect, shape inference and verifiers ------------===//
+//
+// Every op's result type is computed here (inferReturnTypes) or checked
+// here (verify). The importer calls the same inferReturnTypes before it
+// builds an op, so a model whose shapes do not add up is reported on the
+// ONNX node instead of tripping an assertion in the builder.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dlc/Dialect/DLC/IR/DLCOps.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace dlc;
+
+#include "dlc/Dialect/DLC/IR/DLCOpsDialect.cpp.inc"
+#include "dlc/Dialect/DLC/IR/DLCEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "dlc/Dialect/DLC/IR/DLCAttrs.cpp.inc"
+
+void DLCDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "dlc/Dialect/DLC/IR/DLCOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dlc/Dialect/DLC/IR/DLCAttrs.cpp.inc"
+      >();
+}
+
+Operation *DLCDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                           Type type, Location loc) {
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements || elements.getType() != type)
+    return nullptr;
+  return ConstantOp::create(builder, loc, type, elements);
+}
+
+//===----------------------------------------------------------------------===//
+// Shared shape rules
+//===----------------------------------------------------------------------===//
+
+int64_t dlc::computeWindowedOutputSize(int64_t in, int64_t kernel,
+                                       int64_t stride, int64_t dilation,
+                                       int64_t padBegin, int64_t padEnd,
+                                       bool ceilMode) {
+  int64_t span = in + padBegin + padEnd - dilation * (kernel - 1) - 1;
+  if (span < 0 || stride <= 0)
+    return -1;
+  int64_t out = (ceilMode ? llvm::divideCeil(span, stride) : span / stride) + 1;
+  // ONNX (and PyTorch): the last window must start inside the input or the
+  // begin padding, never in the end padding.
+  if (ceilMode && (out - 1) * stride >= in + padBegin)
+    --out;
+  return out;
+}
+
+FailureOr<SmallVector<int64_t>> dlc::broadcastShapes(ArrayRef<int64_t> lhs,
+                                                     ArrayRef<int64_t> rhs) {
+  size_t rank = std::max(lhs.size(), rhs.size());
+  SmallVector<int64_t> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t l = i < rank - lhs.size() ? 1 : lhs[i - (rank - lhs.size())];
+    int64_t r = i < rank - rhs.size() ? 1 : rhs[i - (rank - rhs.size())];
+    if (l != r && l != 1 && r != 1)
+      return failure();
+    result[i] = l == 1 ? r : l;
+  }
+  return result;
+}
+
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "[";
+  llvm::interleaveComma(shape, os);
+  os << "]";
+  return s;
+}
+
+static RankedTensorType rankedType(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+static LogicalResult inferBroadcastBinaryType(std::optional<Location> location,
+                                              Value lhs, Value rhs,
+                                              SmallVectorImpl<Type> &types) {
+  RankedTensorType lhsType = rankedType(lhs), rhsType = rankedType(rhs);
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(lhsType.getShape(), rhsType.getShape());
+  if (failed(shape))
+    return emitOptionalError(location, "operand shapes ",
+                             shapeString(lhsType.getShape()), " and ",
+                             shapeString(rhsType.getShape()),
+                             " are not broadcast-compatible");
+  types.push_back(RankedTensorType::get(*shape, lhsType.getElementType()));
+  return success();
+}
+
+static LogicalResult checkAxes(std::optional<Location> location,
+                               ArrayRef<int64_t> axes, int64_t rank) {
+  for (auto [i, axis] : llvm::enumerate(axes)) {
+    if (axis < 0 || axis >= rank)
+      return emitOptionalError(location, "axis ", axis,
+                               " is out of range for rank ", rank);
+    if (i > 0 && axes[i - 1] >= axis)
+      return emitOptionalError(location,
+                               "axes must be sorted and unique, got ",
+                               shapeString(axes));
+  }
+  return success();
+}
+
+static LogicalResult inferReductionType(std::optional<Location> location,
+                                        Value input, ArrayRef<int64_t> axes,
+                                        bool keepdims,
+                                        SmallVectorImpl<Type> &types) {
+  RankedTensorType type = rankedType(input);
+  if (failed(checkAxes(location, axes, type.getRank())))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!llvm::is_contained(axes, d))
+      shape.push_back(type.getDimSize(d));
+    else if (keepdims)
+      shape.push_back(1);
+  }
+  types.push_back(RankedTensorType::get(shape, type.getElementType()));
+  return success();
+}
+
+static LogicalResult verifyAxisInRange(Operation *op, int64_t axis,
+                                       int64_t rank) {
+  if (axis < 0 || axis >= rank)
+    return op->emitOpError("axis ")
+           << axis << " is out of range for rank " << rank;
+  return success();
+}
+
+/// Shape rule shared by conv and the pools: N x C x spatial... in, one
+/// windowed size per spatial dimension out.
+static FailureOr<SmallVector<int64_t>>
+inferWindowedShape(std::optional<Location> location, RankedTensorType input,
+                   ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                   ArrayRef<int64_t> dilations, ArrayRef<int64_t> pads,
+                   bool ceilMode, int64_t channels) {
+  int64_t rank = input.getRank();
+  if (rank < 3)
+    return emitOptionalError(location, "expected an N x C x D1... input of "
+                                       "rank >= 3, got rank ",
+                             rank);
+  size_t spatial = rank - 2;
+  if (kernel.size() != spatial || strides.size() != spatial ||
+      dilations.size() != spatial || pads.size() != 2 * spatial)
+    return emitOptionalError(
+        location, "expected ", spatial, " kernel dims, strides and dilations "
+        "and ", 2 * spatial, " pads for a rank-", rank, " input");
+  SmallVector<int64_t> shape = {input.getDimSize(0), channels};
+  for (size_t i = 0; i < spatial; ++i) {
+    if (kernel[i] <= 0 || strides[i] <= 0 || dilations[i] <= 0 ||
+        pads[i] < 0 || pads[i + spatial] < 0)
+      return emitOptionalError(location,
+                               "kernel sizes, strides and dilations must be "
+                               "positive and pads non-negative");
+    int64_t out = computeWindowedOutputSize(
+        input.getDimSize(2 + i), kernel[i], strides[i], dilations[i], pads[i],
+        pads[i + spatial], ceilMode);
+    if (out <= 0)
+      return emitOptionalError(location, "window of size ", kernel[i],
+                               " (dilation ", dilations[i],
+                               ") does not fit spatial dimension ", i,
+                               " of size ", input.getDimSize(2 + i),
+                               " with pads ", pads[i], ", ",
+                               pads[i + spatial]);
+    shape.push_back(out);
+  }
+  return shape;
+}
+
+#define GET_OP_CLASSES
+#include "dlc/Dialect/DLC/IR/DLCOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shape and cast
+//===----------------------------------------------------------------------===//
+
+LogicalResult ShapeOp::inferReturnTypes(MLIRContext *context,
+                                        std::optional<Location> location,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  int64_t rank = rankedType(adaptor.getInput()).getRank();
+  auto clampDim = [&](int64_t d) {
+    if (d < 0)
+      d += rank;
+    return std::clamp<int64_t>(d, 0, rank);
+  };
+  int64_t start = clampDim(adaptor.getStart());
+  int64_t end = adaptor.getEnd() ? clampDim(*adaptor.getEnd()) : rank;
+  types.push_back(RankedTensorType::get({std::max<int64_t>(0, end - start)},
+                                        IntegerType::get(context, 64)));
+  return success();
+}
+
+LogicalResult CastOp::verify() {
+  if (getInput().getType().getShape() != getResult().getType().getShape())
+    return emitOpError("operand and result shapes differ");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+LogicalResult PReluOp::verify() {
+  if (getResult().getType() != getLhs().getType())
+    return emitOpError("slope must broadcast to the input shape");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra and convolution
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> location,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  RankedTensorType input = rankedType(adaptor.getInput());
+  RankedTensorType filter = rankedType(adaptor.getFilter());
+  int64_t group = adaptor.getGroup();
+  if (filter.getRank() != input.getRank())
+    return emitOptionalError(location, "filter rank ", filter.getRank(),
+                             " differs from input rank ", input.getRank());
+  if (input.getRank() < 3)
+    return emitOptionalError(location, "expected an N x C x D1... input");
+  int64_t channels = input.getDimSize(1), features = filter.getDimSize(0);
+  if (group <= 0 || channels % group != 0 || features % group != 0)
+    return emitOptionalError(location, "group ", group,
+                             " must divide the input channels (", channels,
+                             ") and the output channels (", features, ")");
+  if (filter.getDimSize(1) * group != channels)
+    return emitOptionalError(location, "filter has ", filter.getDimSize(1),
+                             " channels per group but the input has ",
+                             channels, " channels in ", group, " group(s)");
+  if (Value bias = adaptor.getBias()) {
+    RankedTensorType biasType = rankedType(bias);
+    if (biasType.getRank() != 1 || biasType.getDimSize(0) != features)
+      return emitOptionalError(location, "bias must have ", features,
+                               " elements, got shape ",
+                               shapeString(biasType.getShape()));
+  }
+  SmallVector<int64_t> kernel(filter.getShape().drop_front(2));
+  FailureOr<SmallVector<int64_t>> shape = inferWindowedShape(
+      location, input, kernel, adaptor.getStrides(), adaptor.getDilations(),
+      adaptor.getPads(), /*ceilMode=*/false, features);
+  if (failed(shape))
+    return failure();
+  types.push_back(RankedTensorType::get(*shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult GemmOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> location,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  RankedTensorType a = rankedType(adaptor.getA()), b = rankedType(adaptor.getB());
+  if (a.getRank() != 2 || b.getRank() != 2)
+    return emitOptionalError(location, "A and B must be 2-D, got ",
+                             shapeString(a.getShape()), " and ",
+                             shapeString(b.getShape()));
+  bool transA = adaptor.getTransA(), transB = adaptor.getTransB();
+  int64_t m = a.getDimSize(transA ? 1 : 0), k = a.getDimSize(transA ? 0 : 1);
+  int64_t kb = b.getDimSize(transB ? 1 : 0), n = b.getDimSize(transB ? 0 : 1);
+  if (k != kb)
+    return emitOptionalError(location, "inner dimensions differ: ", k,
+                             " vs ", kb);
+  if (Value c = adaptor.getC()) {
+    FailureOr<SmallVector<int64_t>> shape =
+        broadcastShapes(rankedType(c).getShape(), {m, n});
+    if (failed(shape) || *shape != SmallVector<int64_t>{m, n})
+      return emitOptionalError(location, "C of shape ",
+                               shapeString(rankedType(c).getShape()),
+                               " does not broadcast to [", m, ", ", n, "]");
+  }
+  types.push_back(RankedTensorType::get({m, n}, a.getElementType()));
+  return success();
+}
+
+LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  RankedTensorType lhs = rankedType(adaptor.getLhs());
+  RankedTensorType rhs = rankedType(adaptor.getRhs());
+  if (lhs.getRank() == 0 || rhs.getRank() == 0)
+    return emitOptionalError(location, "matmul operands must not be scalars");
+  if (lhs.getElementType() != rhs.getElementType())
+    return emitOptionalError(location, "operand element types differ");
+  SmallVector<int64_t> l(lhs.getShape()), r(rhs.getShape());
+  bool vecL = l.size() == 1, vecR = r.size() == 1;
+  if (vecL)
+    l.insert(l.begin(), 1);
+  if (vecR)
+    r.push_back(1);
+  if (l.back() != r[r.size() - 2])
+    return emitOptionalError(location, "contraction dimensions differ: ",
+                             shapeString(lhs.getShape()), " x ",
+                             shapeString(rhs.getShape()));
+  FailureOr<SmallVector<int64_t>> batch = broadcastShapes(
+      ArrayRef<int64_t>(l).drop_back(2), ArrayRef<int64_t>(r).drop_back(2));
+  if (failed(batch))
+    return emitOptionalError(location, "batch dimensions of ",
+                             shapeString(lhs.getShape()), " and ",
+                             shapeString(rhs.getShape()),
+                             " do not broadcast");
+  SmallVector<int64_t> shape = *batch;
+  if (!vecL)
+    shape.push_back(l[l.size() - 2]);
+  if (!vecR)
+    shape.push_back(r.back());
+  types.push_back(RankedTensorType::get(shape, lhs.getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling and normalisation
+//===----------------------------------------------------------------------===//
+
+LogicalResult MaxPoolOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> location,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  RankedTensorType input = rankedType(adaptor.getInput());
+  if (input.getRank() < 3)
+    return emitOptionalError(location, "expected an N x C x D1... input");
+  FailureOr<SmallVector<int64_t>> shape = inferWindowedShape(
+      location, input, adaptor.getKernelShape(), adaptor.getStrides(),
+      adaptor.getDilations(), adaptor.getPads(), adaptor.getCeilMode(),
+      input.getDimSize(1));
+  if (failed(shape))
+    return failure();
+  types.push_back(RankedTensorType::get(*shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult AveragePoolOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> location,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &types) {
+  RankedTensorType input = rankedType(adaptor.getInput());
+  if (input.getRank() < 3)
+    return emitOptionalError(location, "expected an N x C x D1... input");
+  SmallVector<int64_t> dilations(adaptor.getKernelShape().size(), 1);
+  FailureOr<SmallVector<int64_t>> shape = inferWindowedShape(
+      location, input, adaptor.getKernelShape(), adaptor.getStrides(),
+      dilations, adaptor.getPads(), adaptor.getCeilMode(),
+      input.getDimSize(1));
+  if (failed(shape))
+    return failure();
+  types.push_back(RankedTensorType::get(*shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult BatchNormOp::verify() {
+  RankedTensorType input = getInput().getType();
+  if (input.getRank() < 2)
+    return emitOpError("expected an N x C x ... input");
+  int64_t channels = input.getDimSize(1);
+  for (Value param : {getScale(), getBias(), getMean(), getVariance()}) {
+    RankedTensorType type = rankedType(param);
+    if (type.getRank() != 1 || type.getDimSize(0) != channels)
+      return emitOpError("scale, bias, mean and variance must have ")
+             << channels << " elements, got shape "
+             << shapeString(type.getShape());
+  }
+  return success();
+}
+
+LogicalResult LRNOp::verify() {
+  if (getInput().getType().getRank() < 3)
+    return emitOpError("expected an N x C x D1... input");
+  if (getSize() <= 0)
+    return emitOpError("size must be positive, got ") << getSize();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::verify() {
+  if (getInput().getType().getNumElements() !=
+      getResult().getType().getNumElements())
+    return emitOpError("cannot reshape ")
+           << shapeString(getInput().getType().getShape()) << " to "
+           << shapeString(getResult().getType().getShape())
+           << ": element counts differ";
+  return success();
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  RankedTensorType input = rankedType(adaptor.getInput());
+  ArrayRef<int64_t> perm = adaptor.getPerm();
+  if (static_cast<int64_t>(perm.size()) != input.getRank())
+    return emitOptionalError(location, "perm has ", perm.size(),
+                             " entries for a rank-", input.getRank(),
+                             " input");
+  SmallVector<bool> seen(perm.size(), false);
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= input.getRank() || seen[p])
+      return emitOptionalError(location, "perm ", shapeString(perm),
+                               " is not a permutation");
+    seen[p] = true;
+    shape.push_back(input.getDimSize(p));
+  }
+  types.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  if (adaptor.getInputs().empty())
+    return emitOptionalError(location, "concat needs at least one input");
+  RankedTensorType first = rankedType(adaptor.getInputs().front());
+  int64_t axis = adaptor.getAxis();
+  if (axis < 0 || axis >= first.getRank())
+    return emitOptionalError(location, "axis ", axis,
+                             " is out of range for rank ", first.getRank());
+  SmallVector<int64_t> shape(first.getShape());
+  shape[axis] = 0;
+  for (Value input : adaptor.getInputs()) {
+    RankedTensorType type = rankedType(input);
+    if (type.getRank() != first.getRank())
+      return emitOptionalError(location, "inputs have different ranks");
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (d != axis && type.getDimSize(d) != first.getDimSize(d))
+        return emitOptionalError(location, "inputs ",
+                                 shapeString(first.getShape()), " and ",
+                                 shapeString(type.getShape()),
+                                 " differ outside axis ", axis);
+    shape[axis] += type.getDimSize(axis);
+  }
+  types.push_back(RankedTensorType::get(shape, first.getElementType()));
+  return success();
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> location,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  RankedTensorType input = rankedType(adaptor.getInput());
+  ArrayRef<int64_t> starts = adaptor.getStarts(), ends = adaptor.getEnds(),
+                    steps = adaptor.getSteps();
+  int64_t rank = input.getRank();
+  if ((int64_t)starts.size() != rank || (int64_t)ends.size() != rank ||
+      (int64_t)steps.size() != rank)
+    return emitOptionalError(location, "starts, ends and steps need ", rank,
+                             " entries each");
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t dim = input.getDimSize(d), step = steps[d];
+    if (step == 0)
+      return emitOptionalError(location, "step of dimension ", d, " is zero");
+    int64_t size = std::max<int64_t>(
+        0, step > 0 ? llvm::divideCeil(ends[d] - starts[d], step)
+                    : llvm::divideCeil(starts[d] - ends[d], -step));
+    if (size > 0) {
+      int64_t last = starts[d] + (size - 1) * step;
+      if (starts[d] < 0 || starts[d] >= dim || last < 0 || last >= dim)
+        return emitOptionalError(location, "slice [", starts[d], ":",
+                                 ends[d], ":", step,
+                                 "] leaves dimension ", d, " of size ", dim);
+    }
+    shape.push_back(size);
+  }
+  types.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  RankedTensorType data = rankedType(adaptor.getData());
+  RankedTensorType indices = rankedType(adaptor.getIndices());
+  int64_t axis = adaptor.getAxis();
+  if (axis < 0 || axis >= data.getRank())
+    return emitOptionalError(location, "axis ", axis,
+                             " is out of range for rank ", data.getRank());
+  SmallVector<int64_t> shape(data.getShape().take_front(axis));
+  llvm::append_range(shape, indices.getShape());
+  llvm::append_range(shape, data.getShape().drop_front(axis + 1));
+  types.push_back(RankedTensorType::get(shape, data.getElementType()));
+  return success();
+}
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> location,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  RankedTensorType input = rankedType(adaptor.getInput());
+  ArrayRef<int64_t> pads = adaptor.getPads();
+  int64_t rank = input.getRank();
+  if ((int64_t)pads.size() != 2 * rank)
+    return emitOptionalError(location, "expected ", 2 * rank,
+                             " pads for a rank-", rank, " input, got ",
+                             pads.size());
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = input.getDimSize(d) + pads[d] + pads[d + rank];
+    if (size < 0)
+      return emitOptionalError(location, "pads ", pads[d], ", ",
+                               pads[d + rank], " crop dimension ", d,
+                               " of size ", input.getDimSize(d),
+                               " below zero");
+    if (adaptor.getMode() != PadMode::constant &&
+        (pads[d] > 0 || pads[d + rank] > 0) && input.getDimSize(d) == 0)
+      return emitOptionalError(location, "cannot ",
+                               stringifyPadMode(adaptor.getMode()),
+                               "-pad an empty dimension");
+    if (adaptor.getMode() == PadMode::reflect &&
+        (pads[d] >= input.getDimSize(d) ||
+         pads[d + rank] >= input.getDimSize(d)))
+      return emitOptionalError(location,
+                               "reflect pads must be smaller than the "
+                               "dimension they pad (dimension ",
+                               d, " of size ", input.getDimSize(d), ")");
+    shape.push_back(size);
+  }
+  types.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult ExpandOp::verify() {
+  ArrayRef<int64_t> in = getInput().getType().getShape();
+  ArrayRef<int64_t> out = getResult().getType().getShape();
+  FailureOr<SmallVector<int64_t>> shape = broadcastShapes(in, out);
+  if (failed(shape) || ArrayRef<int64_t>(*shape) != out)
+    return emitOpError("cannot broadcast ")
+           << shapeString(in) << " to " << shapeString(out);
+  return success();
+}
+
+LogicalResult TileOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> location,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  RankedTensorType input = rankedType(adaptor.getInput());
+  ArrayRef<int64_t> repeats = adaptor.getRepeats();
+  if ((int64_t)repeats.size() != input.getRank())
+    return emitOptionalError(location, "expected ", input.getRank(),
+                             " repeats, got ", repeats.size());
+  SmallVector<int64_t> shape;
+  for (auto [dim, repeat] : llvm::zip(input.getShape(), repeats)) {
+    if (repeat < 0)
+      return emitOptionalError(location, "repeats must be non-negative");
+    shape.push_back(dim * repeat);
+  }
+  types.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}

@@ -1,0 +1,23 @@
+//===- InitAll.cpp - register everything dlc provides ---------------------===//
+
+#include "dlc/InitAll.h"
+
+#include "dlc/Conversion/Passes.h"
+#include "dlc/Dialect/DLC/IR/DLCDialect.h"
+#include "dlc/Import/ONNX/ONNXImporter.h"
+#include "dlc/Target/Target.h"
+
+#include "mlir/IR/DialectRegistry.h"
+
+void dlc::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<dlc::DLCDialect>();
+}
+
+void dlc::registerAllPasses() {
+  dlc::registerDLCConversionPasses();
+  dlc::registerTargetPipelines();
+}
+
+void dlc::registerAllTranslations() {
+  dlc::registerONNXImportTranslation();
+}

@@ -1,0 +1,62 @@
+//===- Target.cpp - the registry of dlc targets ---------------------------===//
+
+#include "dlc/Target/Target.h"
+
+#include "dlc/Target/Host/HostPipeline.h"
+#include "dlc/Target/Host/HostTarget.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <algorithm>
+#include <mutex>
+
+using namespace dlc;
+
+static llvm::StringMap<std::unique_ptr<Target>> &getRegistry() {
+  static llvm::StringMap<std::unique_ptr<Target>> registry;
+  return registry;
+}
+
+/// Built-in targets register lazily, on the first lookup, so that tools
+/// need no start-up call.
+static void registerBuiltinTargets() {
+  static std::once_flag once;
+  std::call_once(once, [] { registerTarget(createHostTarget()); });
+}
+
+void dlc::registerTarget(std::unique_ptr<Target> target) {
+  llvm::StringRef name = target->getName();
+  getRegistry()[name] = std::move(target);
+}
+
+const Target *dlc::lookupTarget(llvm::StringRef name) {
+  registerBuiltinTargets();
+  auto it = getRegistry().find(name);
+  return it == getRegistry().end() ? nullptr : it->second.get();
+}
+
+std::vector<llvm::StringRef> dlc::getRegisteredTargetNames() {
+  registerBuiltinTargets();
+  std::vector<llvm::StringRef> names;
+  for (auto &entry : getRegistry())
+    names.push_back(entry.getKey());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+void dlc::registerTargetPipelines() {
+  for (llvm::StringRef name : getRegisteredTargetNames()) {
+    const Target *target = lookupTarget(name);
+    // The registry copies the argument and the description.
+    mlir::PassPipelineRegistration<>(
+        ("dlc-" + name + "-pipeline").str(),
+        ("The whole `dlc compile --target " + name + "` pipeline").str(),
+        [target](mlir::OpPassManager &pm) { target->buildPipeline(pm); });
+  }
+  mlir::PassPipelineRegistration<>(
+      "dlc-to-affine-pipeline",
+      "dlc -> linalg -> bufferized -> affine loops (what the shared memory "
+      "passes start from)",
+      [](mlir::OpPassManager &pm) { buildDLCToAffinePipeline(pm); });
+}
