@@ -17,7 +17,14 @@ config.substitutions.append(("%dlc_src_root", config.dlc_src_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
+# `not`, `count`, ... at the start of a RUN line are found on PATH.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.dlc_tools_dir, config.llvm_tools_dir]
 tools = ["dlc-opt", "dlc-translate", "dlc"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# MLIR's runtime support libraries, for tests that run lowered IR with
+# mlir-runner (`--shared-libs=%mlir_lib_dir/libmlir_runner_utils.so`).
+config.substitutions.append(
+    ("%mlir_lib_dir", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))

@@ -14,6 +14,13 @@ def ConvertDLCToLinalg : Pass<"convert-dlc-to-linalg", "mlir::ModuleOp"> {
     `tensor` ops for data movement. The result is ready for one-shot
     bufferization.
 
+    Semantics follow ONNX in float32 exactly: conv and pool padding is an
+    explicit `tensor.pad` (0, -inf), `ceil_mode` is extra end padding that is
+    never counted, average pooling divides by per-position counts computed
+    at compile time, softmax subtracts the maximum, integer division never
+    traps. Ops on element types the lowering cannot compute on (unsigned
+    integers) are reported on the op, and the pass fails.
+
     Before:
     ```mlir
     %0 = dlc.relu %x : tensor<4xf32>
@@ -35,6 +42,27 @@ def ConvertDLCToLinalg : Pass<"convert-dlc-to-linalg", "mlir::ModuleOp"> {
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",
     "mlir::math::MathDialect", "mlir::tensor::TensorDialect"
   ];
+}
+
+def MemRefCopyToLinalg : Pass<"dlc-memref-copy-to-linalg"> {
+  let summary = "Rewrite memref.copy as linalg.copy";
+  let description = [{
+    One-shot bufferization materialises tensor.pad, tensor.insert_slice and
+    returned values as `memref.copy`. As `linalg.copy` they lower to affine
+    loops like every other op, so the affine IR that the shared memory
+    passes start from has no opaque copies left.
+
+    Before:
+    ```mlir
+    memref.copy %a, %b : memref<4xf32> to memref<4xf32, strided<[1], offset: 2>>
+    ```
+    After:
+    ```mlir
+    linalg.copy ins(%a : memref<4xf32>)
+                outs(%b : memref<4xf32, strided<[1], offset: 2>>)
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
 #endif // DLC_CONVERSION_PASSES_TD

@@ -17,6 +17,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <memory>
 #include <vector>
@@ -35,8 +36,9 @@ class Executable {
 public:
   virtual ~Executable() = default;
   /// Runs once. `inputs` are in the order of the entry function's
-  /// arguments; outputs come back in the order of its results.
-  virtual mlir::FailureOr<std::vector<Tensor>>
+  /// arguments; outputs come back in the order of its results. Inputs of the
+  /// wrong number, kind or shape are an error.
+  virtual llvm::Expected<std::vector<Tensor>>
   run(llvm::ArrayRef<Tensor> inputs) = 0;
 };
 

@@ -1,0 +1,426 @@
+//===- HostTarget.cpp - the host CPU target -------------------------------===//
+//
+// Calling convention. The host pipeline turns the entry function into
+// `@main(inputs..., outputs...)` on memrefs (results become out-parameters).
+// Before lowering, the entry gets `llvm.emit_c_interface`, so the LLVM
+// module also exports `_mlir_ciface_main(Desc *...)`, which takes one pointer
+// per argument to MLIR's documented ranked memref descriptor
+// `{T *allocated, T *aligned, int64_t offset, int64_t sizes[rank],
+// int64_t strides[rank]}`. That is the one entry point a C program can call
+// when it links the emitted object file, and the JIT calls the very same
+// function, so the serialized artifact and `dlc run` share one ABI whatever
+// the ranks (bare pointers would lose the shapes, the expanded descriptor
+// form depends on each rank).
+//
+// The lowering erases the tensor types and the ONNX names, so the same
+// preparation pass records the tensor-level signature on the module
+// (`dlc.host_entry`); the executor reads it back to check the inputs and to
+// allocate the outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dlc/Target/Host/HostTarget.h"
+
+#include "dlc/Support/EntrySignature.h"
+#include "dlc/Target/Host/HostPipeline.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <mutex>
+
+using namespace mlir;
+using namespace dlc;
+
+/// Module attribute holding the tensor-level entry signature:
+/// {function = "main", type = (...) -> (...), arg_attrs = [...],
+///  res_attrs = [...]}.
+static constexpr llvm::StringLiteral kHostEntryAttr = "dlc.host_entry";
+
+/// MLIR's runtime support (memrefCopy, ...) that lowered code may call.
+static constexpr llvm::StringLiteral kRuntimeLibrary =
+    DLC_MLIR_RUNTIME_DIR "/libmlir_c_runner_utils.so";
+
+namespace {
+
+/// Marks the entry function for the C interface and records its signature
+/// on the module (see the file comment).
+struct PrepareHostEntryPass
+    : PassWrapper<PrepareHostEntryPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PrepareHostEntryPass)
+
+  StringRef getArgument() const override { return "dlc-host-prepare-entry"; }
+  StringRef getDescription() const override {
+    return "Export the entry function with the C interface and record its "
+           "tensor signature for the host executor";
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    func::FuncOp entry = getEntryFunction(module);
+    if (!entry) {
+      module.emitError("no entry function: expected @main or exactly one "
+                       "function with a body");
+      return signalPassFailure();
+    }
+    // Fails, with a diagnostic, on types the executor cannot pass.
+    if (failed(getEntrySignature(entry)))
+      return signalPassFailure();
+
+    MLIRContext *context = &getContext();
+    Builder builder(context);
+    SmallVector<NamedAttribute> fields = {
+        builder.getNamedAttr("function", entry.getSymNameAttr()),
+        builder.getNamedAttr("type", TypeAttr::get(entry.getFunctionType()))};
+    if (ArrayAttr argAttrs = entry.getArgAttrsAttr())
+      fields.push_back(builder.getNamedAttr("arg_attrs", argAttrs));
+    if (ArrayAttr resAttrs = entry.getResAttrsAttr())
+      fields.push_back(builder.getNamedAttr("res_attrs", resAttrs));
+    module->setAttr(kHostEntryAttr, builder.getDictionaryAttr(fields));
+    // The names are recorded now; LLVM IR has no place for them and its
+    // translation warns about every non-LLVM parameter attribute.
+    for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i)
+      entry.removeArgAttr(i, kONNXNameAttr);
+    for (unsigned i = 0, e = entry.getNumResults(); i < e; ++i)
+      entry.removeResultAttr(i, StringAttr::get(context, kONNXNameAttr));
+    entry->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                   UnitAttr::get(context));
+  }
+};
+
+/// The signature recorded by PrepareHostEntryPass.
+FailureOr<EntrySignature> getRecordedSignature(ModuleOp module) {
+  auto entry = module->getAttrOfType<DictionaryAttr>(kHostEntryAttr);
+  auto function = entry ? entry.getAs<StringAttr>("function") : nullptr;
+  auto type = entry ? entry.getAs<TypeAttr>("type") : nullptr;
+  if (!function || !type || !isa<FunctionType>(type.getValue()))
+    return module.emitError()
+           << "the module has no valid '" << kHostEntryAttr
+           << "' attribute: it did not go through the host pipeline";
+  return getEntrySignature(
+      module.getLoc(), function.getValue(), cast<FunctionType>(type.getValue()),
+      entry.getAs<ArrayAttr>("arg_attrs"), entry.getAs<ArrayAttr>("res_attrs"));
+}
+
+void initializeLLVMOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+/// A target machine for the host CPU with -O2-like code generation. Both the
+/// JIT and the object file use the host's CPU features: the object is meant
+/// for the machine that compiled it, like the JIT code.
+/// `forObjectFile` selects what a linker expects (position independent,
+/// small code model) rather than the JIT's defaults.
+FailureOr<std::unique_ptr<llvm::TargetMachine>>
+createHostTargetMachine(ModuleOp module, bool forObjectFile) {
+  initializeLLVMOnce();
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return module.emitError() << "cannot describe the host CPU: "
+                              << llvm::toString(builder.takeError());
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+  if (forObjectFile) {
+    // Links into executables and shared libraries alike.
+    builder->setRelocationModel(llvm::Reloc::PIC_);
+    builder->setCodeModel(llvm::CodeModel::Small);
+  }
+  auto machine = builder->createTargetMachine();
+  if (!machine)
+    return module.emitError() << "cannot create a host target machine: "
+                              << llvm::toString(machine.takeError());
+  return std::move(*machine);
+}
+
+/// Checks that the lowered C interface takes exactly one descriptor
+/// pointer per input and output and returns nothing, as HostExecutable::run
+/// calls it.
+LogicalResult verifyCInterface(ModuleOp module,
+                               const EntrySignature &signature) {
+  std::string name = "_mlir_ciface_" + signature.functionName;
+  auto function = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+  if (!function)
+    return module.emitError()
+           << "the lowered module has no '" << name << "' function";
+  LLVM::LLVMFunctionType type = function.getFunctionType();
+  size_t numBuffers = signature.inputs.size() + signature.outputs.size();
+  if (type.getNumParams() != numBuffers ||
+      !isa<LLVM::LLVMVoidType>(type.getReturnType()) ||
+      !llvm::all_of(type.getParams(), llvm::IsaPred<LLVM::LLVMPointerType>))
+    return function.emitError()
+           << "expected " << numBuffers
+           << " memref descriptor pointers (inputs, then outputs as "
+              "out-parameters) and no result, got "
+           << type;
+  return success();
+}
+
+/// Appends the bytes of an array constant; false if it is not a plain
+/// array of numbers (then the caller leaves it alone).
+bool appendArrayBytes(const llvm::Constant *constant, std::string &bytes) {
+  if (auto *data = dyn_cast<llvm::ConstantDataSequential>(constant)) {
+    bytes += data->getRawDataValues();
+    return true;
+  }
+  if (auto *array = dyn_cast<llvm::ConstantArray>(constant)) {
+    for (const llvm::Use &element : array->operands())
+      if (!appendArrayBytes(cast<llvm::Constant>(element.get()), bytes))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+/// Gives large array initializers (the weights) the form of byte strings
+/// with the same bytes. The AsmWriter prints every float of a data array
+/// through a decimal round trip, which makes the .ll of a model with 50 MB
+/// of weights take a minute to write; a c"..." string is written at memory
+/// speed. Uses do not care: pointers are opaque and GEPs carry their type.
+void convertLargeInitializersToBytes(llvm::Module &llvmModule) {
+  constexpr uint64_t kMinBytes = 4096;
+  const llvm::DataLayout &layout = llvmModule.getDataLayout();
+  for (llvm::GlobalVariable &global :
+       llvm::make_early_inc_range(llvmModule.globals())) {
+    if (!global.hasInitializer() ||
+        !global.getValueType()->isArrayTy() ||
+        layout.getTypeAllocSize(global.getValueType()) < kMinBytes)
+      continue;
+    std::string bytes;
+    if (!appendArrayBytes(global.getInitializer(), bytes) ||
+        bytes.size() != layout.getTypeAllocSize(global.getValueType()))
+      continue;
+    llvm::Align alignment = layout.getPreferredAlign(&global);
+    llvm::Constant *initializer = llvm::ConstantDataArray::getString(
+        llvmModule.getContext(), bytes, /*AddNull=*/false);
+    auto *replacement = new llvm::GlobalVariable(
+        llvmModule, initializer->getType(), global.isConstant(),
+        global.getLinkage(), initializer, "", &global,
+        global.getThreadLocalMode(), global.getAddressSpace());
+    replacement->copyAttributesFrom(&global);
+    replacement->setAlignment(alignment);
+    replacement->takeName(&global);
+    global.replaceAllUsesWith(replacement);
+    global.eraseFromParent();
+  }
+}
+
+void registerLLVMTranslations(MLIRContext *context) {
+  registerBuiltinDialectTranslation(*context);
+  registerLLVMDialectTranslation(*context);
+}
+
+/// Appends MLIR's ranked memref descriptor for `data` with `shape`
+/// (row-major, offset 0) as 64-bit words.
+void appendMemRefDescriptor(std::vector<int64_t> &words, void *data,
+                            ArrayRef<int64_t> shape) {
+  auto pointer = static_cast<int64_t>(reinterpret_cast<intptr_t>(data));
+  words.push_back(pointer); // allocated
+  words.push_back(pointer); // aligned
+  words.push_back(0);       // offset
+  words.insert(words.end(), shape.begin(), shape.end());
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  words.insert(words.end(), strides.begin(), strides.end());
+}
+
+class HostExecutable : public Executable {
+public:
+  HostExecutable(EntrySignature signature,
+                 std::unique_ptr<llvm::TargetMachine> optimizerMachine,
+                 std::function<llvm::Error(llvm::Module *)> optimizer)
+      : signature(std::move(signature)),
+        optimizerMachine(std::move(optimizerMachine)),
+        optimizer(std::move(optimizer)) {}
+
+  /// Compiles `module` (already in the LLVM dialect) and looks up the entry.
+  LogicalResult compile(ModuleOp module,
+                        std::unique_ptr<llvm::TargetMachine> jitMachine) {
+    ExecutionEngineOptions options;
+    // The engine keeps this reference and optimises lazily, on lookup.
+    options.transformer = optimizer;
+    options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Default;
+    SmallVector<StringRef, 1> libraries = {kRuntimeLibrary};
+    options.sharedLibPaths = libraries;
+    options.enableGDBNotificationListener = false;
+    options.enablePerfNotificationListener = false;
+    auto created =
+        ExecutionEngine::create(module, options, std::move(jitMachine));
+    if (!created)
+      return module.emitError() << "cannot JIT-compile the module: "
+                                << llvm::toString(created.takeError());
+    engine = std::move(*created);
+    auto function =
+        engine->lookupPacked("_mlir_ciface_" + signature.functionName);
+    if (!function)
+      return module.emitError() << "cannot find the entry function: "
+                                << llvm::toString(function.takeError());
+    entry = *function;
+    return success();
+  }
+
+  llvm::Expected<std::vector<Tensor>>
+  run(llvm::ArrayRef<Tensor> inputs) override {
+    if (inputs.size() != signature.inputs.size())
+      return llvm::createStringError(
+          "the model takes %zu inputs, %zu were given", signature.inputs.size(),
+          inputs.size());
+    for (auto [input, spec] : llvm::zip_equal(inputs, signature.inputs)) {
+      if (!spec.accepts(input.kind, input.shape))
+        return llvm::createStringError(
+            "input '%s' must be %s, got %s", spec.name.c_str(),
+            spec.getTypeString().c_str(), input.getTypeString().c_str());
+    }
+
+    // The compiled code may update its arguments in place (bufferization
+    // treats them as writable), so it works on copies of the inputs.
+    std::vector<Tensor> inputCopies(inputs.begin(), inputs.end());
+    std::vector<Tensor> outputs;
+    for (const TensorSpec &spec : signature.outputs)
+      outputs.emplace_back(spec.kind, spec.shape);
+
+    std::vector<std::vector<int64_t>> descriptors;
+    for (Tensor &tensor : inputCopies)
+      appendMemRefDescriptor(descriptors.emplace_back(), tensor.data.data(),
+                             tensor.shape);
+    for (Tensor &tensor : outputs)
+      appendMemRefDescriptor(descriptors.emplace_back(), tensor.data.data(),
+                             tensor.shape);
+    // The packed wrapper takes one pointer per argument, and each argument
+    // of the C interface is itself a pointer to a descriptor.
+    std::vector<void *> descriptorPointers;
+    for (std::vector<int64_t> &descriptor : descriptors)
+      descriptorPointers.push_back(descriptor.data());
+    std::vector<void *> packedArgs;
+    for (void *&pointer : descriptorPointers)
+      packedArgs.push_back(&pointer);
+    entry(packedArgs.data());
+    return outputs;
+  }
+
+private:
+  EntrySignature signature;
+  // Declared before the engine, which uses them until it is destroyed.
+  std::unique_ptr<llvm::TargetMachine> optimizerMachine;
+  std::function<llvm::Error(llvm::Module *)> optimizer;
+  std::unique_ptr<ExecutionEngine> engine;
+  void (*entry)(void **) = nullptr;
+};
+
+class HostTarget : public Target {
+public:
+  StringRef getName() const override { return "host"; }
+  StringRef getDescription() const override {
+    return "the host CPU: LLVM via upstream MLIR, run by the JIT (the "
+           "numerical reference)";
+  }
+  Tolerance getDefaultTolerance() const override {
+    return {/*rtol=*/1e-3, /*atol=*/1e-5};
+  }
+
+  void buildPipeline(OpPassManager &pm) const override {
+    pm.addPass(std::make_unique<PrepareHostEntryPass>());
+    buildHostPipeline(pm);
+  }
+
+  LogicalResult serialize(ModuleOp module, StringRef outputDir) const override {
+    registerLLVMTranslations(module.getContext());
+    llvm::LLVMContext llvmContext;
+    std::unique_ptr<llvm::Module> llvmModule =
+        translateModuleToLLVMIR(module, llvmContext, "dlc_model");
+    if (!llvmModule)
+      return module.emitError("cannot translate the module to LLVM IR");
+    auto machine = createHostTargetMachine(module, /*forObjectFile=*/true);
+    if (failed(machine))
+      return failure();
+    ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(),
+                                                    machine->get());
+    // Only `_mlir_ciface_<entry>` is the object's interface; the entry itself
+    // (typically `main`) would clash with the C program's main.
+    FailureOr<EntrySignature> signature = getRecordedSignature(module);
+    if (failed(signature))
+      return failure();
+    if (llvm::Function *entry =
+            llvmModule->getFunction(signature->functionName))
+      entry->setLinkage(llvm::GlobalValue::InternalLinkage);
+    if (llvm::Error error = makeOptimizingTransformer(
+            /*optLevel=*/2, /*sizeLevel=*/0, machine->get())(llvmModule.get()))
+      return module.emitError() << "LLVM optimisation failed: "
+                                << llvm::toString(std::move(error));
+
+    convertLargeInitializersToBytes(*llvmModule);
+
+    SmallString<256> llPath(outputDir), objectPath(outputDir);
+    llvm::sys::path::append(llPath, "model.ll");
+    llvm::sys::path::append(objectPath, "model.o");
+    std::error_code ec;
+    {
+      llvm::raw_fd_ostream os(llPath, ec, llvm::sys::fs::OF_Text);
+      if (ec)
+        return module.emitError()
+               << "cannot write " << llPath << ": " << ec.message();
+      llvmModule->print(os, nullptr);
+      if (os.has_error())
+        return module.emitError() << "cannot write " << llPath;
+    }
+    llvm::raw_fd_ostream os(objectPath, ec, llvm::sys::fs::OF_None);
+    if (ec)
+      return module.emitError()
+             << "cannot write " << objectPath << ": " << ec.message();
+    llvm::legacy::PassManager codegen;
+    if ((*machine)->addPassesToEmitFile(codegen, os, nullptr,
+                                        llvm::CodeGenFileType::ObjectFile))
+      return module.emitError("the host target cannot emit object files");
+    codegen.run(*llvmModule);
+    os.close();
+    if (os.has_error())
+      return module.emitError() << "cannot write " << objectPath;
+    return success();
+  }
+
+  FailureOr<std::unique_ptr<Executable>> load(ModuleOp module) const override {
+    FailureOr<EntrySignature> signature = getRecordedSignature(module);
+    if (failed(signature) || failed(verifyCInterface(module, *signature)))
+      return failure();
+    registerLLVMTranslations(module.getContext());
+    auto jitMachine = createHostTargetMachine(module, /*forObjectFile=*/false);
+    auto optimizerMachine =
+        createHostTargetMachine(module, /*forObjectFile=*/false);
+    if (failed(jitMachine) || failed(optimizerMachine))
+      return failure();
+    auto optimizer = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
+                                               optimizerMachine->get());
+    auto executable = std::make_unique<HostExecutable>(
+        std::move(*signature), std::move(*optimizerMachine),
+        std::move(optimizer));
+    if (failed(executable->compile(module, std::move(*jitMachine))))
+      return failure();
+    return std::unique_ptr<Executable>(std::move(executable));
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Target> dlc::createHostTarget() {
+  return std::make_unique<HostTarget>();
+}

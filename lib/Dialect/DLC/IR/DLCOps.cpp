@@ -10,8 +10,9 @@
 #include "dlc/Dialect/DLC/IR/DLCOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
@@ -20,8 +21,8 @@
 using namespace mlir;
 using namespace dlc;
 
-#include "dlc/Dialect/DLC/IR/DLCOpsDialect.cpp.inc"
 #include "dlc/Dialect/DLC/IR/DLCEnums.cpp.inc"
+#include "dlc/Dialect/DLC/IR/DLCOpsDialect.cpp.inc"
 #define GET_ATTRDEF_CLASSES
 #include "dlc/Dialect/DLC/IR/DLCAttrs.cpp.inc"
 
@@ -63,6 +64,18 @@ int64_t dlc::computeWindowedOutputSize(int64_t in, int64_t kernel,
   return out;
 }
 
+std::pair<int64_t, int64_t> dlc::getShapeDimRange(int64_t rank, int64_t start,
+                                                  std::optional<int64_t> end) {
+  auto clampDim = [&](int64_t d) {
+    if (d < 0)
+      d += rank;
+    return std::clamp<int64_t>(d, 0, rank);
+  };
+  int64_t first = clampDim(start);
+  int64_t last = end ? clampDim(*end) : rank;
+  return {first, std::max(first, last)};
+}
+
 FailureOr<SmallVector<int64_t>> dlc::broadcastShapes(ArrayRef<int64_t> lhs,
                                                      ArrayRef<int64_t> rhs) {
   size_t rank = std::max(lhs.size(), rhs.size());
@@ -97,11 +110,23 @@ static LogicalResult inferBroadcastBinaryType(std::optional<Location> location,
   FailureOr<SmallVector<int64_t>> shape =
       broadcastShapes(lhsType.getShape(), rhsType.getShape());
   if (failed(shape))
-    return emitOptionalError(location, "operand shapes ",
-                             shapeString(lhsType.getShape()), " and ",
-                             shapeString(rhsType.getShape()),
-                             " are not broadcast-compatible");
+    return emitOptionalError(
+        location, "operand shapes ", shapeString(lhsType.getShape()), " and ",
+        shapeString(rhsType.getShape()), " are not broadcast-compatible");
   types.push_back(RankedTensorType::get(*shape, lhsType.getElementType()));
+  return success();
+}
+
+/// Ops whose float operands all take part in one computation (conv, gemm,
+/// batch_norm) require a single element type.
+static LogicalResult checkSameElementType(std::optional<Location> location,
+                                          ValueRange values) {
+  Type expected = rankedType(values.front()).getElementType();
+  for (Value value : values.drop_front())
+    if (rankedType(value).getElementType() != expected)
+      return emitOptionalError(location,
+                               "operand element types differ: ", expected,
+                               " vs ", rankedType(value).getElementType());
   return success();
 }
 
@@ -112,8 +137,7 @@ static LogicalResult checkAxes(std::optional<Location> location,
       return emitOptionalError(location, "axis ", axis,
                                " is out of range for rank ", rank);
     if (i > 0 && axes[i - 1] >= axis)
-      return emitOptionalError(location,
-                               "axes must be sorted and unique, got ",
+      return emitOptionalError(location, "axes must be sorted and unique, got ",
                                shapeString(axes));
   }
   return success();
@@ -137,11 +161,33 @@ static LogicalResult inferReductionType(std::optional<Location> location,
   return success();
 }
 
+/// A reduction over no axis is the identity.
+static OpFoldResult foldEmptyReduction(Value input, ArrayRef<int64_t> axes,
+                                       Type resultType) {
+  if (axes.empty() && input.getType() == resultType)
+    return input;
+  return {};
+}
+
 static LogicalResult verifyAxisInRange(Operation *op, int64_t axis,
                                        int64_t rank) {
   if (axis < 0 || axis >= rank)
     return op->emitOpError("axis ")
            << axis << " is out of range for rank " << rank;
+  return success();
+}
+
+/// Attribute entries that take part in shape arithmetic (pads, strides,
+/// slice bounds, repeats, ...) must stay within the int32 range so that the
+/// arithmetic on them cannot overflow.
+static LogicalResult checkExtents(std::optional<Location> location,
+                                  StringRef name, ArrayRef<int64_t> values) {
+  constexpr int64_t limit = kMaxShapeAttributeMagnitude;
+  for (int64_t value : values)
+    if (value > limit || value < -limit)
+      return emitOptionalError(location, name, " entry ", value,
+                               " is outside the supported range [", -limit,
+                               ", ", limit, "]");
   return success();
 }
 
@@ -154,32 +200,38 @@ inferWindowedShape(std::optional<Location> location, RankedTensorType input,
                    bool ceilMode, int64_t channels) {
   int64_t rank = input.getRank();
   if (rank < 3)
-    return emitOptionalError(location, "expected an N x C x D1... input of "
-                                       "rank >= 3, got rank ",
+    return emitOptionalError(location,
+                             "expected an N x C x D1... input of "
+                             "rank >= 3, got rank ",
                              rank);
   size_t spatial = rank - 2;
   if (kernel.size() != spatial || strides.size() != spatial ||
       dilations.size() != spatial || pads.size() != 2 * spatial)
-    return emitOptionalError(
-        location, "expected ", spatial, " kernel dims, strides and dilations "
-        "and ", 2 * spatial, " pads for a rank-", rank, " input");
+    return emitOptionalError(location, "expected ", spatial,
+                             " kernel dims, strides and dilations "
+                             "and ",
+                             2 * spatial, " pads for a rank-", rank, " input");
+  if (failed(checkExtents(location, "kernel", kernel)) ||
+      failed(checkExtents(location, "strides", strides)) ||
+      failed(checkExtents(location, "dilations", dilations)) ||
+      failed(checkExtents(location, "pads", pads)))
+    return failure();
   SmallVector<int64_t> shape = {input.getDimSize(0), channels};
   for (size_t i = 0; i < spatial; ++i) {
-    if (kernel[i] <= 0 || strides[i] <= 0 || dilations[i] <= 0 ||
-        pads[i] < 0 || pads[i + spatial] < 0)
+    if (kernel[i] <= 0 || strides[i] <= 0 || dilations[i] <= 0 || pads[i] < 0 ||
+        pads[i + spatial] < 0)
       return emitOptionalError(location,
                                "kernel sizes, strides and dilations must be "
                                "positive and pads non-negative");
-    int64_t out = computeWindowedOutputSize(
-        input.getDimSize(2 + i), kernel[i], strides[i], dilations[i], pads[i],
-        pads[i + spatial], ceilMode);
+    int64_t out = computeWindowedOutputSize(input.getDimSize(2 + i), kernel[i],
+                                            strides[i], dilations[i], pads[i],
+                                            pads[i + spatial], ceilMode);
     if (out <= 0)
       return emitOptionalError(location, "window of size ", kernel[i],
                                " (dilation ", dilations[i],
                                ") does not fit spatial dimension ", i,
                                " of size ", input.getDimSize(2 + i),
-                               " with pads ", pads[i], ", ",
-                               pads[i + spatial]);
+                               " with pads ", pads[i], ", ", pads[i + spatial]);
     shape.push_back(out);
   }
   return shape;
@@ -189,23 +241,38 @@ inferWindowedShape(std::optional<Location> location, RankedTensorType input,
 #include "dlc/Dialect/DLC/IR/DLCOps.cpp.inc"
 
 //===----------------------------------------------------------------------===//
-// Shape and cast
+// Constant, shape and cast
 //===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::verify() {
+  // Everything that reads a blob trusts its size; an elided blob (no data)
+  // cannot be checked.
+  auto resource = dyn_cast<DenseResourceElementsAttr>(getValue());
+  if (!resource)
+    return success();
+  const AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+  Type elementType = getType().getElementType();
+  if (!blob || !elementType.isIntOrFloat())
+    return success();
+  // Resource blobs hold one byte per i1.
+  int64_t expected = getType().getNumElements() *
+                     llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+  if (static_cast<int64_t>(blob->getData().size()) != expected)
+    return emitOpError("resource '")
+           << resource.getRawHandle().getKey() << "' holds "
+           << blob->getData().size() << " bytes but " << getType() << " needs "
+           << expected;
+  return success();
+}
 
 LogicalResult ShapeOp::inferReturnTypes(MLIRContext *context,
                                         std::optional<Location> location,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &types) {
-  int64_t rank = rankedType(adaptor.getInput()).getRank();
-  auto clampDim = [&](int64_t d) {
-    if (d < 0)
-      d += rank;
-    return std::clamp<int64_t>(d, 0, rank);
-  };
-  int64_t start = clampDim(adaptor.getStart());
-  int64_t end = adaptor.getEnd() ? clampDim(*adaptor.getEnd()) : rank;
-  types.push_back(RankedTensorType::get({std::max<int64_t>(0, end - start)},
-                                        IntegerType::get(context, 64)));
+  auto [start, end] = getShapeDimRange(rankedType(adaptor.getInput()).getRank(),
+                                       adaptor.getStart(), adaptor.getEnd());
+  types.push_back(
+      RankedTensorType::get({end - start}, IntegerType::get(context, 64)));
   return success();
 }
 
@@ -236,6 +303,8 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
   RankedTensorType input = rankedType(adaptor.getInput());
   RankedTensorType filter = rankedType(adaptor.getFilter());
   int64_t group = adaptor.getGroup();
+  if (failed(checkSameElementType(location, adaptor.getOperands())))
+    return failure();
   if (filter.getRank() != input.getRank())
     return emitOptionalError(location, "filter rank ", filter.getRank(),
                              " differs from input rank ", input.getRank());
@@ -248,8 +317,8 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
                              ") and the output channels (", features, ")");
   if (filter.getDimSize(1) * group != channels)
     return emitOptionalError(location, "filter has ", filter.getDimSize(1),
-                             " channels per group but the input has ",
-                             channels, " channels in ", group, " group(s)");
+                             " channels per group but the input has ", channels,
+                             " channels in ", group, " group(s)");
   if (Value bias = adaptor.getBias()) {
     RankedTensorType biasType = rankedType(bias);
     if (biasType.getRank() != 1 || biasType.getDimSize(0) != features)
@@ -271,7 +340,10 @@ LogicalResult GemmOp::inferReturnTypes(MLIRContext *,
                                        std::optional<Location> location,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &types) {
-  RankedTensorType a = rankedType(adaptor.getA()), b = rankedType(adaptor.getB());
+  RankedTensorType a = rankedType(adaptor.getA()),
+                   b = rankedType(adaptor.getB());
+  if (failed(checkSameElementType(location, adaptor.getOperands())))
+    return failure();
   if (a.getRank() != 2 || b.getRank() != 2)
     return emitOptionalError(location, "A and B must be 2-D, got ",
                              shapeString(a.getShape()), " and ",
@@ -280,8 +352,8 @@ LogicalResult GemmOp::inferReturnTypes(MLIRContext *,
   int64_t m = a.getDimSize(transA ? 1 : 0), k = a.getDimSize(transA ? 0 : 1);
   int64_t kb = b.getDimSize(transB ? 1 : 0), n = b.getDimSize(transB ? 0 : 1);
   if (k != kb)
-    return emitOptionalError(location, "inner dimensions differ: ", k,
-                             " vs ", kb);
+    return emitOptionalError(location, "inner dimensions differ: ", k, " vs ",
+                             kb);
   if (Value c = adaptor.getC()) {
     FailureOr<SmallVector<int64_t>> shape =
         broadcastShapes(rankedType(c).getShape(), {m, n});
@@ -319,8 +391,7 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
   if (failed(batch))
     return emitOptionalError(location, "batch dimensions of ",
                              shapeString(lhs.getShape()), " and ",
-                             shapeString(rhs.getShape()),
-                             " do not broadcast");
+                             shapeString(rhs.getShape()), " do not broadcast");
   SmallVector<int64_t> shape = *batch;
   if (!vecL)
     shape.push_back(l[l.size() - 2]);
@@ -361,8 +432,7 @@ LogicalResult AveragePoolOp::inferReturnTypes(MLIRContext *,
   SmallVector<int64_t> dilations(adaptor.getKernelShape().size(), 1);
   FailureOr<SmallVector<int64_t>> shape = inferWindowedShape(
       location, input, adaptor.getKernelShape(), adaptor.getStrides(),
-      dilations, adaptor.getPads(), adaptor.getCeilMode(),
-      input.getDimSize(1));
+      dilations, adaptor.getPads(), adaptor.getCeilMode(), input.getDimSize(1));
   if (failed(shape))
     return failure();
   types.push_back(RankedTensorType::get(*shape, input.getElementType()));
@@ -373,6 +443,8 @@ LogicalResult BatchNormOp::verify() {
   RankedTensorType input = getInput().getType();
   if (input.getRank() < 2)
     return emitOpError("expected an N x C x ... input");
+  if (failed(checkSameElementType(getLoc(), getOperands())))
+    return failure();
   int64_t channels = input.getDimSize(1);
   for (Value param : {getScale(), getBias(), getMean(), getVariance()}) {
     RankedTensorType type = rankedType(param);
@@ -414,8 +486,7 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
   ArrayRef<int64_t> perm = adaptor.getPerm();
   if (static_cast<int64_t>(perm.size()) != input.getRank())
     return emitOptionalError(location, "perm has ", perm.size(),
-                             " entries for a rank-", input.getRank(),
-                             " input");
+                             " entries for a rank-", input.getRank(), " input");
   SmallVector<bool> seen(perm.size(), false);
   SmallVector<int64_t> shape;
   for (int64_t p : perm) {
@@ -448,10 +519,9 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
       return emitOptionalError(location, "inputs have different ranks");
     for (int64_t d = 0; d < type.getRank(); ++d)
       if (d != axis && type.getDimSize(d) != first.getDimSize(d))
-        return emitOptionalError(location, "inputs ",
-                                 shapeString(first.getShape()), " and ",
-                                 shapeString(type.getShape()),
-                                 " differ outside axis ", axis);
+        return emitOptionalError(
+            location, "inputs ", shapeString(first.getShape()), " and ",
+            shapeString(type.getShape()), " differ outside axis ", axis);
     shape[axis] += type.getDimSize(axis);
   }
   types.push_back(RankedTensorType::get(shape, first.getElementType()));
@@ -470,6 +540,10 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
       (int64_t)steps.size() != rank)
     return emitOptionalError(location, "starts, ends and steps need ", rank,
                              " entries each");
+  if (failed(checkExtents(location, "starts", starts)) ||
+      failed(checkExtents(location, "ends", ends)) ||
+      failed(checkExtents(location, "steps", steps)))
+    return failure();
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d) {
     int64_t dim = input.getDimSize(d), step = steps[d];
@@ -481,9 +555,9 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
     if (size > 0) {
       int64_t last = starts[d] + (size - 1) * step;
       if (starts[d] < 0 || starts[d] >= dim || last < 0 || last >= dim)
-        return emitOptionalError(location, "slice [", starts[d], ":",
-                                 ends[d], ":", step,
-                                 "] leaves dimension ", d, " of size ", dim);
+        return emitOptionalError(location, "slice [", starts[d], ":", ends[d],
+                                 ":", step, "] leaves dimension ", d,
+                                 " of size ", dim);
     }
     shape.push_back(size);
   }
@@ -519,14 +593,15 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
     return emitOptionalError(location, "expected ", 2 * rank,
                              " pads for a rank-", rank, " input, got ",
                              pads.size());
+  if (failed(checkExtents(location, "pads", pads)))
+    return failure();
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d) {
     int64_t size = input.getDimSize(d) + pads[d] + pads[d + rank];
     if (size < 0)
-      return emitOptionalError(location, "pads ", pads[d], ", ",
-                               pads[d + rank], " crop dimension ", d,
-                               " of size ", input.getDimSize(d),
-                               " below zero");
+      return emitOptionalError(location, "pads ", pads[d], ", ", pads[d + rank],
+                               " crop dimension ", d, " of size ",
+                               input.getDimSize(d), " below zero");
     if (adaptor.getMode() != PadMode::constant &&
         (pads[d] > 0 || pads[d + rank] > 0) && input.getDimSize(d) == 0)
       return emitOptionalError(location, "cannot ",
@@ -564,6 +639,8 @@ LogicalResult TileOp::inferReturnTypes(MLIRContext *,
   if ((int64_t)repeats.size() != input.getRank())
     return emitOptionalError(location, "expected ", input.getRank(),
                              " repeats, got ", repeats.size());
+  if (failed(checkExtents(location, "repeats", repeats)))
+    return failure();
   SmallVector<int64_t> shape;
   for (auto [dim, repeat] : llvm::zip(input.getShape(), repeats)) {
     if (repeat < 0)

@@ -4,10 +4,17 @@
 
 #include "dlc/Dialect/DLC/IR/DLCDialect.h"
 
+#include <cstdint>
+
 #define GET_OP_CLASSES
 #include "dlc/Dialect/DLC/IR/DLCOps.h.inc"
 
 namespace dlc {
+
+/// Largest magnitude the verifiers accept for attribute entries that enter
+/// shape arithmetic (pads, strides, slice bounds, repeats, ...), so that the
+/// arithmetic cannot overflow.
+constexpr int64_t kMaxShapeAttributeMagnitude = INT32_MAX;
 
 /// Output length of one pooled or convolved spatial dimension (ONNX rule):
 /// floor or ceil of (in + padBegin + padEnd - dilation*(kernel-1) - 1) /
@@ -17,6 +24,12 @@ namespace dlc {
 int64_t computeWindowedOutputSize(int64_t in, int64_t kernel, int64_t stride,
                                   int64_t dilation, int64_t padBegin,
                                   int64_t padEnd, bool ceilMode);
+
+/// The dimensions [first, second) of a rank-`rank` shape that dlc.shape
+/// returns for its `start` and `end` attributes: negative values count from
+/// the back, then both are clamped to [0, rank] (ONNX Shape-15).
+std::pair<int64_t, int64_t> getShapeDimRange(int64_t rank, int64_t start,
+                                             std::optional<int64_t> end);
 
 /// Numpy broadcast of two static shapes; failure if incompatible.
 mlir::FailureOr<llvm::SmallVector<int64_t>>

@@ -25,10 +25,12 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 // Types and attributes
 //===----------------------------------------------------------------------===//
 
-def DLC_FloatTensor : RankedTensorOf<[AnyFloat]>;
-def DLC_NumericTensor : RankedTensorOf<[AnyFloat, AnyInteger]>;
-def DLC_IndexTensor : RankedTensorOf<[I32, I64]>;
-def DLC_AnyTensor : RankedTensorOf<[AnyType]>;
+// Static shapes are part of the dialect's contract: shape inference, the
+// verifiers and the folders compute with the dimension sizes.
+def DLC_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
+def DLC_NumericTensor : StaticShapeTensorOf<[AnyFloat, AnyInteger]>;
+def DLC_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
+def DLC_AnyTensor : StaticShapeTensorOf<[AnyType]>;
 
 def DLC_PadMode : I32EnumAttr<"PadMode", "how Pad fills the border", [
     I32EnumAttrCase<"constant", 0>,
@@ -67,6 +69,7 @@ def DLC_ConstantOp : DLC_Op<"constant", [ConstantLike,
   let results = (outs DLC_AnyTensor:$result);
   let assemblyFormat = "attr-dict $value";
   let hasFolder = 1;
+  let hasVerifier = 1;
 }
 
 def DLC_ShapeOp : DLC_InferredOp<"shape"> {
@@ -182,14 +185,15 @@ def DLC_PReluOp : DLC_BroadcastBinaryOp<"prelu", DLC_FloatTensor> {
 }
 
 // Unary ops: the result type is the operand type.
-class DLC_UnaryOp<string mnemonic, Type operandType, dag attrs = (ins)>
-    : DLC_Op<mnemonic, [SameOperandsAndResultType]> {
+class DLC_UnaryOp<string mnemonic, Type operandType, dag attrs = (ins),
+                  list<Trait> traits = []>
+    : DLC_Op<mnemonic, !listconcat([SameOperandsAndResultType], traits)> {
   let arguments = !con((ins operandType:$input), attrs);
   let results = (outs operandType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
-def DLC_ReluOp : DLC_UnaryOp<"relu", DLC_NumericTensor> {
+def DLC_ReluOp : DLC_UnaryOp<"relu", DLC_NumericTensor, (ins), [Idempotent]> {
   let summary = "ONNX Relu: max(x, 0)";
 }
 def DLC_LeakyReluOp : DLC_UnaryOp<"leaky_relu", DLC_FloatTensor,
@@ -214,11 +218,13 @@ def DLC_ClipOp : DLC_UnaryOp<"clip", DLC_NumericTensor,
 def DLC_ExpOp : DLC_UnaryOp<"exp", DLC_FloatTensor> { let summary = "ONNX Exp"; }
 def DLC_LogOp : DLC_UnaryOp<"log", DLC_FloatTensor> { let summary = "ONNX Log"; }
 def DLC_SqrtOp : DLC_UnaryOp<"sqrt", DLC_FloatTensor> { let summary = "ONNX Sqrt"; }
-def DLC_NegOp : DLC_UnaryOp<"neg", DLC_NumericTensor> {
+def DLC_NegOp : DLC_UnaryOp<"neg", DLC_NumericTensor, (ins), [Involution]> {
   let summary = "ONNX Neg";
   let hasFolder = 1;
 }
-def DLC_AbsOp : DLC_UnaryOp<"abs", DLC_NumericTensor> { let summary = "ONNX Abs"; }
+def DLC_AbsOp : DLC_UnaryOp<"abs", DLC_NumericTensor, (ins), [Idempotent]> {
+  let summary = "ONNX Abs";
+}
 def DLC_ReciprocalOp : DLC_UnaryOp<"reciprocal", DLC_FloatTensor> {
   let summary = "ONNX Reciprocal: 1 / x";
 }
@@ -404,7 +410,9 @@ class DLC_ReduceOp<string mnemonic, Type operandType>
   let description = [{
     Reduces the listed axes (sorted, non-negative, unique; the importer turns
     ONNX's "no axes" into all axes). GlobalAveragePool and GlobalMaxPool are
-    imported as reductions over the spatial axes with `keepdims`.
+    imported as reductions over the spatial axes with `keepdims`. An empty
+    `axes` list reduces nothing (ONNX's `noop_with_empty_axes`): the op folds
+    to its input.
   }];
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::inferReturnTypes(
@@ -414,7 +422,11 @@ class DLC_ReduceOp<string mnemonic, Type operandType>
                                 adaptor.getAxes(), adaptor.getKeepdims(),
                                 types);
     }
+    ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor) {
+      return foldEmptyReduction(getInput(), getAxes(), getType());
+    }
   }];
+  let hasFolder = 1;
 }
 def DLC_ReduceMeanOp : DLC_ReduceOp<"reduce_mean", DLC_FloatTensor> {
   let summary = "ONNX ReduceMean";
@@ -459,12 +471,17 @@ def DLC_TransposeOp : DLC_InferredOp<"transpose",
 def DLC_ConcatOp : DLC_InferredOp<"concat",
     [SameOperandsAndResultElementType]> {
   let summary = "ONNX Concat along one axis";
+  let description = [{
+    Canonicalisation splices a nested concat along the same axis into its
+    user and drops inputs that are empty along the axis.
+  }];
   let arguments = (ins Variadic<DLC_AnyTensor>:$inputs, I64Attr:$axis);
   let results = (outs DLC_AnyTensor:$result);
   let assemblyFormat = [{
     $inputs attr-dict `:` functional-type($inputs, results)
   }];
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def DLC_SliceOp : DLC_InferredOp<"slice", [SameOperandsAndResultElementType]> {

@@ -1,0 +1,70 @@
+//===- EntrySignature.h - inputs and outputs of a model's entry -*- C++ -*-===//
+//
+// What the driver and the executors need to know about the entry function of
+// an imported model: its name and, for every input and output, the ONNX
+// name (the `dlc.name` argument/result attribute set by the importer), the
+// element kind and the static shape.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_SUPPORT_ENTRYSIGNATURE_H
+#define DLC_SUPPORT_ENTRYSIGNATURE_H
+
+#include "dlc/Support/Tensor.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+#include <vector>
+
+namespace dlc {
+
+/// The attribute the importer puts on the entry function's arguments and
+/// results: the ONNX graph input/output name.
+inline constexpr llvm::StringLiteral kONNXNameAttr = "dlc.name";
+
+struct TensorSpec {
+  std::string name;
+  /// Signless integers (the importer's unsigned ONNX types too) have a
+  /// signed kind here; see `accepts`.
+  ElementKind kind = ElementKind::F32;
+  std::vector<int64_t> shape;
+  /// The MLIR type is a signless integer: its bytes may be passed as either
+  /// signedness.
+  bool isSignlessInteger = false;
+
+  /// Whether a tensor of `otherKind` and `otherShape` can be passed here (or
+  /// compared with what comes out of here).
+  bool accepts(ElementKind otherKind,
+               llvm::ArrayRef<int64_t> otherShape) const {
+    return llvm::ArrayRef<int64_t>(shape) == otherShape &&
+           (otherKind == kind ||
+            (isSignlessInteger && haveSameIntegerStorage(otherKind, kind)));
+  }
+
+  std::string getTypeString() const { return formatTensorType(kind, shape); }
+};
+
+struct EntrySignature {
+  std::string functionName;
+  std::vector<TensorSpec> inputs;
+  std::vector<TensorSpec> outputs;
+};
+
+/// The entry function of a module: `main` if it exists, otherwise the only
+/// function with a body; null if there is none (no diagnostic).
+mlir::func::FuncOp getEntryFunction(mlir::ModuleOp module);
+
+/// The signature of a function on statically shaped tensors. Emits an error
+/// at `loc` (naming the input or output) for any other argument or result
+/// type.
+mlir::FailureOr<EntrySignature> getEntrySignature(mlir::Location loc,
+                                                  llvm::StringRef functionName,
+                                                  mlir::FunctionType type,
+                                                  mlir::ArrayAttr argAttrs,
+                                                  mlir::ArrayAttr resultAttrs);
+mlir::FailureOr<EntrySignature> getEntrySignature(mlir::func::FuncOp func);
+
+} // namespace dlc
+
+#endif // DLC_SUPPORT_ENTRYSIGNATURE_H

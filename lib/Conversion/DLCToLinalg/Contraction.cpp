@@ -1,0 +1,290 @@
+//===- Contraction.cpp - conv, gemm and matmul to linalg named ops --------===//
+
+#include "LoweringUtils.h"
+
+using namespace mlir;
+
+namespace dlc::lowering {
+namespace {
+
+/// The accumulator a convolution starts from: the bias broadcast along
+/// every dimension but the channels (dim 1), or zeros.
+Value createConvInit(OpBuilder &b, Location loc, RankedTensorType resultType,
+                     Value bias) {
+  if (!bias)
+    return createFilled(b, loc, resultType.getShape(),
+                        createScalar(b, loc, resultType.getElementType(), 0));
+  SmallVector<int64_t> dims = {0};
+  for (int64_t d = 2; d < resultType.getRank(); ++d)
+    dims.push_back(d);
+  Value init =
+      createEmpty(b, loc, resultType.getShape(), resultType.getElementType());
+  return linalg::BroadcastOp::create(b, loc, bias, init, dims)->getResult(0);
+}
+
+/// Grouped convolution of any spatial rank as one linalg.generic, for the
+/// cases no named op covers. Loops: n, m, o_1..o_k (parallel), c, k_1..k_k
+/// (reduction); the input channel is (m floordiv M/G) * C/G + c.
+Value buildGenericConv(OpBuilder &b, Location loc, Value padded, Value filter,
+                       Value init, ArrayRef<int64_t> strides,
+                       ArrayRef<int64_t> dilations, int64_t group) {
+  MLIRContext *context = b.getContext();
+  auto filterType = cast<RankedTensorType>(filter.getType());
+  int64_t spatial = filterType.getRank() - 2;
+  int64_t featuresPerGroup = filterType.getDimSize(0) / group;
+  int64_t channelsPerGroup = filterType.getDimSize(1);
+  unsigned numLoops = 3 + 2 * spatial;
+  AffineExpr n = getAffineDimExpr(0, context), m = getAffineDimExpr(1, context);
+  AffineExpr c = getAffineDimExpr(2 + spatial, context);
+  SmallVector<AffineExpr> inputExprs = {
+      n, m.floorDiv(featuresPerGroup) * channelsPerGroup + c};
+  SmallVector<AffineExpr> filterExprs = {m, c};
+  SmallVector<AffineExpr> outputExprs = {n, m};
+  for (int64_t i = 0; i < spatial; ++i) {
+    AffineExpr o = getAffineDimExpr(2 + i, context);
+    AffineExpr k = getAffineDimExpr(3 + spatial + i, context);
+    inputExprs.push_back(o * strides[i] + k * dilations[i]);
+    filterExprs.push_back(k);
+    outputExprs.push_back(o);
+  }
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(numLoops, 0, inputExprs, context),
+      AffineMap::get(numLoops, 0, filterExprs, context),
+      AffineMap::get(numLoops, 0, outputExprs, context)};
+  SmallVector<utils::IteratorType> iterators(2 + spatial,
+                                             utils::IteratorType::parallel);
+  iterators.append(1 + spatial, utils::IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{padded, filter},
+             ValueRange{init}, maps, iterators,
+             [](OpBuilder &nb, Location l, ValueRange args) {
+               Value product = arith::MulFOp::create(nb, l, args[0], args[1]);
+               linalg::YieldOp::create(
+                   nb, l,
+                   arith::AddFOp::create(nb, l, args[2], product).getResult());
+             })
+      .getResult(0);
+}
+
+struct ConvLowering : DLCLoweringPattern<ConvOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(ConvOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType inputType = op.getInput().getType();
+    RankedTensorType resultType = op.getResult().getType();
+    Type element = resultType.getElementType();
+    Value filter = op.getFilter();
+    auto filterType = cast<RankedTensorType>(filter.getType());
+    int64_t rank = inputType.getRank(), spatial = rank - 2;
+    int64_t group = op.getGroup();
+    SmallVector<int64_t> strides(op.getStrides()), dilations(op.getDilations());
+    SmallVector<int64_t> kernel(filterType.getShape().drop_front(2));
+    // Zero padding, explicit: the named conv ops have no padding of their own.
+    Value padded = padForWindows(
+        rewriter, loc, op.getInput(), resultType.getShape(), kernel, strides,
+        dilations, op.getPads(), createScalar(rewriter, loc, element, 0));
+
+    if (group == 1 && spatial <= 3) {
+      Value init = createConvInit(rewriter, loc, resultType, op.getBias());
+      SmallVector<Value> inputs = {padded, filter};
+      Attribute stridesAttr = getI64VectorAttr(rewriter, strides);
+      Attribute dilationsAttr = getI64VectorAttr(rewriter, dilations);
+      Operation *conv;
+      if (spatial == 1)
+        conv = linalg::Conv1DNcwFcwOp::create(rewriter, loc, resultType, inputs,
+                                              init, stridesAttr, dilationsAttr);
+      else if (spatial == 2)
+        conv =
+            linalg::Conv2DNchwFchwOp::create(rewriter, loc, resultType, inputs,
+                                             init, stridesAttr, dilationsAttr);
+      else
+        conv = linalg::Conv3DNcdhwFcdhwOp::create(rewriter, loc, resultType,
+                                                  inputs, init, stridesAttr,
+                                                  dilationsAttr);
+      return SmallVector<Value>{conv->getResult(0)};
+    }
+
+    if (spatial > 2) {
+      Value init = createConvInit(rewriter, loc, resultType, op.getBias());
+      return SmallVector<Value>{buildGenericConv(
+          rewriter, loc, padded, filter, init, strides, dilations, group)};
+    }
+
+    // Grouped 1-D/2-D: linalg.conv_2d_ngchw_gfchw on views that split the
+    // channels into (group, channels per group); 1-D gets a unit height.
+    auto paddedType = cast<RankedTensorType>(padded.getType());
+    SmallVector<int64_t> paddedShape(paddedType.getShape());
+    SmallVector<int64_t> filterShape(filterType.getShape());
+    SmallVector<int64_t> resultShape(resultType.getShape());
+    if (spatial == 1) {
+      paddedShape.insert(paddedShape.begin() + 2, 1);
+      filterShape.insert(filterShape.begin() + 2, 1);
+      resultShape.insert(resultShape.begin() + 2, 1);
+      strides.insert(strides.begin(), 1);
+      dilations.insert(dilations.begin(), 1);
+    }
+    int64_t channelsPerGroup = filterShape[1];
+    int64_t featuresPerGroup = filterShape[0] / group;
+    auto typeOf = [&](ArrayRef<int64_t> shape) {
+      return RankedTensorType::get(shape, element);
+    };
+    Value groupedInput =
+        reshapeTo(rewriter, loc, padded,
+                  typeOf({paddedShape[0], group, channelsPerGroup,
+                          paddedShape[2], paddedShape[3]}));
+    Value groupedFilter =
+        reshapeTo(rewriter, loc, filter,
+                  typeOf({group, featuresPerGroup, channelsPerGroup,
+                          filterShape[2], filterShape[3]}));
+    RankedTensorType groupedResultType =
+        typeOf({resultShape[0], group, featuresPerGroup, resultShape[2],
+                resultShape[3]});
+    Value init;
+    if (Value bias = op.getBias()) {
+      Value groupedBias =
+          reshapeTo(rewriter, loc, bias, typeOf({group, featuresPerGroup}));
+      Value empty =
+          createEmpty(rewriter, loc, groupedResultType.getShape(), element);
+      init = linalg::BroadcastOp::create(rewriter, loc, groupedBias, empty,
+                                         ArrayRef<int64_t>{0, 3, 4})
+                 ->getResult(0);
+    } else {
+      init = createFilled(rewriter, loc, groupedResultType.getShape(),
+                          createScalar(rewriter, loc, element, 0));
+    }
+    Value conv = linalg::Conv2DNgchwGfchwOp::create(
+                     rewriter, loc, groupedResultType,
+                     ValueRange{groupedInput, groupedFilter}, init,
+                     getI64VectorAttr(rewriter, strides),
+                     getI64VectorAttr(rewriter, dilations))
+                     ->getResult(0);
+    return SmallVector<Value>{reshapeTo(rewriter, loc, conv, resultType)};
+  }
+};
+
+/// alpha * op(A) op(B) + beta * C: linalg.matmul on (transposed) operands,
+/// then one elementwise generic for the scaling and the broadcast C.
+struct GemmLowering : DLCLoweringPattern<GemmOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(GemmOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType resultType = op.getResult().getType();
+    Type element = resultType.getElementType();
+    Value a = op.getA(), b = op.getB();
+    if (op.getTransA())
+      a = transposeTensor(rewriter, loc, a, {1, 0});
+    if (op.getTransB())
+      b = transposeTensor(rewriter, loc, b, {1, 0});
+    Value acc = createFilled(rewriter, loc, resultType.getShape(),
+                             createScalar(rewriter, loc, element, 0));
+    Value product = linalg::MatmulOp::create(rewriter, loc, resultType,
+                                             ValueRange{a, b}, acc)
+                        .getResult(0);
+    double alpha = op.getAlpha().convertToDouble();
+    double beta = op.getBeta().convertToDouble();
+    Value c = op.getC();
+    if (!c && alpha == 1.0)
+      return SmallVector<Value>{product};
+    SmallVector<Value> inputs = {product};
+    if (c)
+      inputs.push_back(c);
+    Value result = buildElementwise(
+        rewriter, loc, inputs, resultType,
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value y = args[0];
+          if (alpha != 1.0)
+            y = arith::MulFOp::create(nb, l,
+                                      createScalar(nb, l, element, alpha), y);
+          if (args.size() == 1)
+            return y;
+          Value bias = args[1];
+          if (beta != 1.0)
+            bias = arith::MulFOp::create(
+                nb, l, createScalar(nb, l, element, beta), bias);
+          return arith::AddFOp::create(nb, l, y, bias).getResult();
+        });
+    return SmallVector<Value>{result};
+  }
+};
+
+/// numpy matmul: 1-D operands get a unit dimension, batch dimensions
+/// broadcast. A shared 2-D right operand folds the left batch into the rows
+/// of one linalg.matmul; otherwise both operands are broadcast to the batch
+/// shape, flattened to one batch dimension and fed to linalg.batch_matmul.
+struct MatMulLowering : DLCLoweringPattern<MatMulOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(MatMulOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType resultType = op.getResult().getType();
+    Type element = resultType.getElementType();
+    auto typeOf = [&](ArrayRef<int64_t> shape) {
+      return RankedTensorType::get(shape, element);
+    };
+    Value lhs = op.getLhs(), rhs = op.getRhs();
+    SmallVector<int64_t> lhsShape(op.getLhs().getType().getShape());
+    SmallVector<int64_t> rhsShape(op.getRhs().getType().getShape());
+    if (lhsShape.size() == 1) {
+      lhsShape.insert(lhsShape.begin(), 1);
+      lhs = reshapeTo(rewriter, loc, lhs, typeOf(lhsShape));
+    }
+    if (rhsShape.size() == 1) {
+      rhsShape.push_back(1);
+      rhs = reshapeTo(rewriter, loc, rhs, typeOf(rhsShape));
+    }
+    int64_t m = lhsShape[lhsShape.size() - 2], k = lhsShape.back();
+    int64_t n = rhsShape.back();
+    ArrayRef<int64_t> lhsBatch = ArrayRef<int64_t>(lhsShape).drop_back(2);
+    ArrayRef<int64_t> rhsBatch = ArrayRef<int64_t>(rhsShape).drop_back(2);
+    // The verified result type holds the broadcast batch dimensions.
+    ArrayRef<int64_t> batch =
+        resultType.getShape().drop_back((op.getLhs().getType().getRank() > 1) +
+                                        (op.getRhs().getType().getRank() > 1));
+    auto product = [](ArrayRef<int64_t> shape) {
+      int64_t p = 1;
+      for (int64_t s : shape)
+        p *= s;
+      return p;
+    };
+    int64_t batchSize = product(batch);
+    Value zero = createScalar(rewriter, loc, element, 0);
+
+    if (product(rhsBatch) == 1 && product(lhsBatch) == batchSize) {
+      Value rows = reshapeTo(rewriter, loc, lhs, typeOf({batchSize * m, k}));
+      Value cols = reshapeTo(rewriter, loc, rhs, typeOf({k, n}));
+      Value acc = createFilled(rewriter, loc, {batchSize * m, n}, zero);
+      Value mm =
+          linalg::MatmulOp::create(rewriter, loc, typeOf({batchSize * m, n}),
+                                   ValueRange{rows, cols}, acc)
+              .getResult(0);
+      return SmallVector<Value>{reshapeTo(rewriter, loc, mm, resultType)};
+    }
+
+    auto toBatched = [&](Value value, int64_t rows, int64_t cols) {
+      SmallVector<int64_t> full(batch);
+      full.append({rows, cols});
+      Value broadcast = broadcastTo(rewriter, loc, value, full);
+      return reshapeTo(rewriter, loc, broadcast,
+                       typeOf({batchSize, rows, cols}));
+    };
+    Value batchedLhs = toBatched(lhs, m, k);
+    Value batchedRhs = toBatched(rhs, k, n);
+    Value acc = createFilled(rewriter, loc, {batchSize, m, n}, zero);
+    Value bmm =
+        linalg::BatchMatmulOp::create(rewriter, loc, typeOf({batchSize, m, n}),
+                                      ValueRange{batchedLhs, batchedRhs}, acc)
+            .getResult(0);
+    return SmallVector<Value>{reshapeTo(rewriter, loc, bmm, resultType)};
+  }
+};
+
+} // namespace
+
+void populateContractionPatterns(RewritePatternSet &patterns) {
+  patterns.add<ConvLowering, GemmLowering, MatMulLowering>(
+      patterns.getContext());
+}
+
+} // namespace dlc::lowering

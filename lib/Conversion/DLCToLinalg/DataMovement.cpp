@@ -1,0 +1,365 @@
+//===- DataMovement.cpp - constants, shapes and data movement ops ---------===//
+//
+// Ops that only move data lower for any element type. Strided and
+// reversed slices, tiling and gathers read through affine index arithmetic
+// (or tensor.extract for runtime indices), so after bufferization they are
+// plain loops over the source buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+using namespace mlir;
+
+namespace dlc::lowering {
+namespace {
+
+/// Data movement does not compute on elements: any element type will do.
+template <typename OpTy> struct DataMovementPattern : DLCLoweringPattern<OpTy> {
+  using DLCLoweringPattern<OpTy>::DLCLoweringPattern;
+  bool acceptsAnyElementType() const override { return true; }
+};
+
+struct ConstantLowering : DataMovementPattern<ConstantOp> {
+  using DataMovementPattern::DataMovementPattern;
+  FailureOr<SmallVector<Value>>
+  lower(ConstantOp op, PatternRewriter &rewriter) const override {
+    // Every ElementsAttr is typed (dense and dense_resource alike): the
+    // weights move to arith.constant without being copied.
+    auto value = cast<TypedAttr>(op.getValue());
+    return SmallVector<Value>{
+        arith::ConstantOp::create(rewriter, op.getLoc(), value)};
+  }
+};
+
+struct ShapeLowering : DataMovementPattern<ShapeOp> {
+  using DataMovementPattern::DataMovementPattern;
+  FailureOr<SmallVector<Value>>
+  lower(ShapeOp op, PatternRewriter &rewriter) const override {
+    auto inputType = cast<RankedTensorType>(op.getInput().getType());
+    int64_t start = op.getStart();
+    int64_t rank = inputType.getRank();
+    if (start < 0)
+      start += rank;
+    start = std::clamp<int64_t>(start, 0, rank);
+    int64_t size = op.getResult().getType().getDimSize(0);
+    SmallVector<int64_t> dims(inputType.getShape().slice(start, size));
+    auto attr = DenseIntElementsAttr::get(op.getResult().getType(), dims);
+    return SmallVector<Value>{
+        arith::ConstantOp::create(rewriter, op.getLoc(), attr)};
+  }
+};
+
+/// Identity and Dropout (inference) forward their operand.
+template <typename OpTy> struct ForwardLowering : DataMovementPattern<OpTy> {
+  using DataMovementPattern<OpTy>::DataMovementPattern;
+  FailureOr<SmallVector<Value>> lower(OpTy op,
+                                      PatternRewriter &) const override {
+    return SmallVector<Value>{op.getInput()};
+  }
+};
+
+struct ReshapeLowering : DataMovementPattern<ReshapeOp> {
+  using DataMovementPattern::DataMovementPattern;
+  FailureOr<SmallVector<Value>>
+  lower(ReshapeOp op, PatternRewriter &rewriter) const override {
+    return SmallVector<Value>{reshapeTo(rewriter, op.getLoc(), op.getInput(),
+                                        op.getResult().getType())};
+  }
+};
+
+struct TransposeLowering : DataMovementPattern<TransposeOp> {
+  using DataMovementPattern::DataMovementPattern;
+  FailureOr<SmallVector<Value>>
+  lower(TransposeOp op, PatternRewriter &rewriter) const override {
+    return SmallVector<Value>{
+        transposeTensor(rewriter, op.getLoc(), op.getInput(), op.getPerm())};
+  }
+};
+
+struct ExpandLowering : DataMovementPattern<ExpandOp> {
+  using DataMovementPattern::DataMovementPattern;
+  FailureOr<SmallVector<Value>>
+  lower(ExpandOp op, PatternRewriter &rewriter) const override {
+    return SmallVector<Value>{broadcastTo(rewriter, op.getLoc(), op.getInput(),
+                                          op.getResult().getType().getShape())};
+  }
+};
+
+/// Each input is inserted at its offset along the axis into one empty
+/// destination tensor.
+struct ConcatLowering : DataMovementPattern<ConcatOp> {
+  using DataMovementPattern::DataMovementPattern;
+  FailureOr<SmallVector<Value>>
+  lower(ConcatOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType resultType = op.getResult().getType();
+    int64_t axis = op.getAxis();
+    Value dest = createEmpty(rewriter, loc, resultType.getShape(),
+                             resultType.getElementType());
+    int64_t offset = 0;
+    for (Value input : op.getInputs()) {
+      auto type = cast<RankedTensorType>(input.getType());
+      if (type.getNumElements() == 0)
+        continue;
+      SmallVector<OpFoldResult> offsets(type.getRank(),
+                                        rewriter.getIndexAttr(0));
+      offsets[axis] = rewriter.getIndexAttr(offset);
+      SmallVector<OpFoldResult> sizes,
+          strides(type.getRank(), rewriter.getIndexAttr(1));
+      for (int64_t size : type.getShape())
+        sizes.push_back(rewriter.getIndexAttr(size));
+      dest = tensor::InsertSliceOp::create(rewriter, loc, input, dest, offsets,
+                                           sizes, strides);
+      offset += type.getDimSize(axis);
+    }
+    return SmallVector<Value>{dest};
+  }
+};
+
+/// A linalg.generic over `resultType` with no inputs whose body computes
+/// each element from the loop indices (linalg.index).
+Value buildIndexedGeneric(
+    OpBuilder &b, Location loc, RankedTensorType resultType,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  int64_t rank = resultType.getRank();
+  Value init =
+      createEmpty(b, loc, resultType.getShape(), resultType.getElementType());
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{resultType}, ValueRange{}, ValueRange{init},
+             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)}, iterators,
+             [&](OpBuilder &nb, Location l, ValueRange) {
+               SmallVector<Value> indices;
+               for (int64_t d = 0; d < rank; ++d)
+                 indices.push_back(linalg::IndexOp::create(nb, l, d));
+               linalg::YieldOp::create(nb, l, body(nb, l, indices));
+             })
+      .getResult(0);
+}
+
+/// A copy generic whose input map is `inputMap` (any affine map from the
+/// result indices to input indices).
+Value buildMappedCopy(OpBuilder &b, Location loc, Value input,
+                      RankedTensorType resultType, AffineMap inputMap) {
+  int64_t rank = resultType.getRank();
+  Value init =
+      createEmpty(b, loc, resultType.getShape(), resultType.getElementType());
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{resultType}, ValueRange{input}, ValueRange{init},
+             ArrayRef<AffineMap>{inputMap, b.getMultiDimIdentityMap(rank)},
+             iterators,
+             [](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, args[0]);
+             })
+      .getResult(0);
+}
+
+/// Positive steps are a strided tensor.extract_slice; with a negative step
+/// the result reads input index start + i * step through the affine map of
+/// a copy generic.
+struct SliceLowering : DataMovementPattern<SliceOp> {
+  using DataMovementPattern::DataMovementPattern;
+  FailureOr<SmallVector<Value>>
+  lower(SliceOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType resultType = op.getResult().getType();
+    ArrayRef<int64_t> starts = op.getStarts(), steps = op.getSteps();
+    if (llvm::all_of(steps, [](int64_t step) { return step > 0; })) {
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      for (int64_t d = 0; d < resultType.getRank(); ++d) {
+        offsets.push_back(rewriter.getIndexAttr(starts[d]));
+        sizes.push_back(rewriter.getIndexAttr(resultType.getDimSize(d)));
+        strides.push_back(rewriter.getIndexAttr(steps[d]));
+      }
+      return SmallVector<Value>{tensor::ExtractSliceOp::create(
+          rewriter, loc, resultType, op.getInput(), offsets, sizes, strides)};
+    }
+    MLIRContext *context = rewriter.getContext();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < resultType.getRank(); ++d)
+      exprs.push_back(getAffineDimExpr(d, context) * steps[d] + starts[d]);
+    AffineMap map = AffineMap::get(resultType.getRank(), 0, exprs, context);
+    return SmallVector<Value>{
+        buildMappedCopy(rewriter, loc, op.getInput(), resultType, map)};
+  }
+};
+
+/// Result index i reads input index i mod n in every dimension.
+struct TileLowering : DataMovementPattern<TileOp> {
+  using DataMovementPattern::DataMovementPattern;
+  FailureOr<SmallVector<Value>>
+  lower(TileOp op, PatternRewriter &rewriter) const override {
+    MLIRContext *context = rewriter.getContext();
+    RankedTensorType resultType = op.getResult().getType();
+    auto inputType = cast<RankedTensorType>(op.getInput().getType());
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < resultType.getRank(); ++d) {
+      int64_t size = inputType.getDimSize(d);
+      AffineExpr index = getAffineDimExpr(d, context);
+      exprs.push_back(size == resultType.getDimSize(d) ? index : index % size);
+    }
+    AffineMap map = AffineMap::get(resultType.getRank(), 0, exprs, context);
+    return SmallVector<Value>{
+        buildMappedCopy(rewriter, op.getLoc(), op.getInput(), resultType, map)};
+  }
+};
+
+/// One generic over the result; the indices operand is read at the result
+/// dimensions it occupies, wrapped when negative, clamped into range (ONNX
+/// leaves out-of-range indices undefined; reading out of bounds is worse),
+/// and the data element is read with tensor.extract.
+struct GatherLowering : DataMovementPattern<GatherOp> {
+  using DataMovementPattern::DataMovementPattern;
+  FailureOr<SmallVector<Value>>
+  lower(GatherOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    RankedTensorType resultType = op.getResult().getType();
+    auto dataType = cast<RankedTensorType>(op.getData().getType());
+    auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
+    int64_t axis = op.getAxis(), rank = resultType.getRank();
+    int64_t indicesRank = indicesType.getRank();
+    int64_t axisSize = dataType.getDimSize(axis);
+    if (axisSize == 0)
+      return op.emitOpError("cannot gather from an empty axis");
+    Value data = op.getData();
+    AffineMap indicesMap = AffineMap::get(
+        rank, 0, getDimExprs(context, axis, indicesRank), context);
+    Value init = createEmpty(rewriter, loc, resultType.getShape(),
+                             resultType.getElementType());
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{resultType}, ValueRange{op.getIndices()},
+            ValueRange{init},
+            ArrayRef<AffineMap>{indicesMap,
+                                rewriter.getMultiDimIdentityMap(rank)},
+            iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value index =
+                  arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
+              Value zero = arith::ConstantIndexOp::create(b, l, 0);
+              Value size = arith::ConstantIndexOp::create(b, l, axisSize);
+              Value last = arith::ConstantIndexOp::create(b, l, axisSize - 1);
+              Value negative = arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::slt, index, zero);
+              Value wrapped = arith::SelectOp::create(
+                  b, l, negative, arith::AddIOp::create(b, l, index, size),
+                  index);
+              Value clamped = arith::MinSIOp::create(
+                  b, l, arith::MaxSIOp::create(b, l, wrapped, zero), last);
+              SmallVector<Value> coords;
+              for (int64_t d = 0; d < axis; ++d)
+                coords.push_back(linalg::IndexOp::create(b, l, d));
+              coords.push_back(clamped);
+              for (int64_t d = axis + indicesRank; d < rank; ++d)
+                coords.push_back(linalg::IndexOp::create(b, l, d));
+              linalg::YieldOp::create(
+                  b, l,
+                  tensor::ExtractOp::create(b, l, data, coords).getResult());
+            })
+            .getResult(0);
+    return SmallVector<Value>{result};
+  }
+};
+
+/// Constant mode: negative pads crop with extract_slice, positive ones
+/// become tensor.pad. Reflect and edge: each result element reads the input
+/// at an index mirrored or clamped into range.
+struct PadLowering : DataMovementPattern<PadOp> {
+  using DataMovementPattern::DataMovementPattern;
+  FailureOr<SmallVector<Value>>
+  lower(PadOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType resultType = op.getResult().getType();
+    auto inputType = cast<RankedTensorType>(op.getInput().getType());
+    Type element = resultType.getElementType();
+    int64_t rank = resultType.getRank();
+    ArrayRef<int64_t> pads = op.getPads();
+
+    if (op.getMode() == PadMode::constant) {
+      if (!isSupportedElementType(element))
+        return op.emitOpError("cannot constant-pad element type ")
+               << element << " (supported: floats and signless integers)";
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      SmallVector<int64_t> croppedShape, low, high;
+      for (int64_t d = 0; d < rank; ++d) {
+        int64_t begin = pads[d], end = pads[rank + d];
+        int64_t size = inputType.getDimSize(d) - std::max<int64_t>(0, -begin) -
+                       std::max<int64_t>(0, -end);
+        offsets.push_back(rewriter.getIndexAttr(std::max<int64_t>(0, -begin)));
+        sizes.push_back(rewriter.getIndexAttr(size));
+        strides.push_back(rewriter.getIndexAttr(1));
+        croppedShape.push_back(size);
+        low.push_back(std::max<int64_t>(0, begin));
+        high.push_back(std::max<int64_t>(0, end));
+      }
+      Value input = op.getInput();
+      if (ArrayRef<int64_t>(croppedShape) != inputType.getShape())
+        input = tensor::ExtractSliceOp::create(
+            rewriter, loc, RankedTensorType::get(croppedShape, element), input,
+            offsets, sizes, strides);
+      Value fill =
+          createScalar(rewriter, loc, element, op.getValue().convertToDouble());
+      return SmallVector<Value>{
+          padWithConstant(rewriter, loc, input, low, high, fill)};
+    }
+
+    bool reflect = op.getMode() == PadMode::reflect;
+    Value input = op.getInput();
+    Value result = buildIndexedGeneric(
+        rewriter, loc, resultType,
+        [&](OpBuilder &b, Location l, ValueRange indices) -> Value {
+          SmallVector<Value> coords;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value index = indices[d];
+            int64_t size = inputType.getDimSize(d);
+            if (pads[d] == 0 && pads[rank + d] <= 0) {
+              coords.push_back(index);
+              continue;
+            }
+            Value source = arith::SubIOp::create(
+                b, l, index, arith::ConstantIndexOp::create(b, l, pads[d]));
+            Value zero = arith::ConstantIndexOp::create(b, l, 0);
+            Value last = arith::ConstantIndexOp::create(b, l, size - 1);
+            if (reflect) {
+              // -i before the start, 2 * last - i after the end.
+              Value before = arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::slt, source, zero);
+              source = arith::SelectOp::create(
+                  b, l, before, arith::SubIOp::create(b, l, zero, source),
+                  source);
+              Value after = arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::sgt, source, last);
+              Value twiceLast =
+                  arith::ConstantIndexOp::create(b, l, 2 * (size - 1));
+              source = arith::SelectOp::create(
+                  b, l, after, arith::SubIOp::create(b, l, twiceLast, source),
+                  source);
+            } else {
+              source = arith::MinSIOp::create(
+                  b, l, arith::MaxSIOp::create(b, l, source, zero), last);
+            }
+            coords.push_back(source);
+          }
+          return tensor::ExtractOp::create(b, l, input, coords);
+        });
+    return SmallVector<Value>{result};
+  }
+};
+
+} // namespace
+
+void populateDataMovementPatterns(RewritePatternSet &patterns) {
+  patterns.add<ConstantLowering, ShapeLowering, ForwardLowering<IdentityOp>,
+               ForwardLowering<DropoutOp>, ReshapeLowering, TransposeLowering,
+               ExpandLowering, ConcatLowering, SliceLowering, TileLowering,
+               GatherLowering, PadLowering>(patterns.getContext());
+}
+
+} // namespace dlc::lowering

@@ -1,0 +1,180 @@
+//===- LoweringUtils.h - shared helpers of the dlc -> linalg lowering -----===//
+//
+// The building blocks every op family of convert-dlc-to-linalg uses: scalar
+// constants of any element type, numpy-broadcasting elementwise generics,
+// reductions, reshapes and broadcasts of static tensors, constant padding.
+// Each op family lives in its own .cpp file and adds its patterns through
+// one of the populate functions at the end.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_LIB_CONVERSION_DLCTOLINALG_LOWERINGUTILS_H
+#define DLC_LIB_CONVERSION_DLCTOLINALG_LOWERINGUTILS_H
+
+#include "dlc/Dialect/DLC/IR/DLCOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace dlc::lowering {
+
+/// Builds the scalar body of an elementwise or reduction generic from the
+/// block arguments of the inputs (and, for reductions, the accumulator).
+using ScalarBuilder = llvm::function_ref<mlir::Value(
+    mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
+
+/// True for the element types the lowering computes on: floats and
+/// signless integers (ONNX's signed semantics).
+bool isSupportedElementType(mlir::Type type);
+
+/// A scalar `arith.constant` of `type` (float or integer) holding `value`;
+/// integer values saturate to the type's range, float ones round to nearest.
+mlir::Value createScalar(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Type type, double value);
+/// The smallest / largest value of `type` (-inf / +inf for floats).
+mlir::Value createLowest(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Type type);
+mlir::Value createHighest(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Type type);
+
+/// Scalar max / min / add on floats or signless integers. Float max and
+/// min propagate NaN (maximumf / minimumf) as ONNX's Max, Min and the
+/// max-reductions do; integer ones are signed.
+mlir::Value createMax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                      mlir::Value y);
+mlir::Value createMin(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                      mlir::Value y);
+mlir::Value createAdd(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                      mlir::Value y);
+
+/// The 1-D i64 elements attribute linalg's conv and pooling ops take for
+/// their strides and dilations.
+mlir::DenseIntElementsAttr getI64VectorAttr(mlir::OpBuilder &b,
+                                            llvm::ArrayRef<int64_t> values);
+
+/// `tensor.empty` of a static shape.
+mlir::Value createEmpty(mlir::OpBuilder &b, mlir::Location loc,
+                        llvm::ArrayRef<int64_t> shape, mlir::Type elementType);
+/// `tensor.empty` filled with `scalar` (linalg.fill).
+mlir::Value createFilled(mlir::OpBuilder &b, mlir::Location loc,
+                         llvm::ArrayRef<int64_t> shape, mlir::Value scalar);
+
+/// The indexing map that reads an operand of `operandShape` in a loop nest
+/// over `resultShape` with numpy broadcasting (trailing alignment, size-1
+/// dimensions read index 0).
+mlir::AffineMap getBroadcastMap(mlir::MLIRContext *context,
+                                llvm::ArrayRef<int64_t> operandShape,
+                                llvm::ArrayRef<int64_t> resultShape);
+
+/// A parallel linalg.generic over `resultType` whose inputs broadcast
+/// (numpy rules) to the result shape; `body` gets one scalar per input.
+mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::ValueRange inputs,
+                             mlir::RankedTensorType resultType,
+                             ScalarBuilder body);
+
+/// Reduces `input` over `axes` (removed from the result) starting from the
+/// scalar `init`; `combine` gets (element, accumulator).
+mlir::Value buildReduction(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value input, llvm::ArrayRef<int64_t> axes,
+                           mlir::Value init, ScalarBuilder combine);
+
+/// Row-major reinterpretation of a static tensor as `type` (same element
+/// count): one collapse_shape or expand_shape when the shapes allow it,
+/// otherwise a collapse to 1-D followed by an expand.
+mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                      mlir::RankedTensorType type);
+
+/// numpy broadcast of `value` to `shape` (which must be a broadcast of the
+/// value's shape): drops the broadcast unit dimensions, then linalg.broadcast.
+mlir::Value broadcastTo(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Value value, llvm::ArrayRef<int64_t> shape);
+
+/// linalg.transpose: result dim i is input dim perm[i].
+mlir::Value transposeTensor(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value value, llvm::ArrayRef<int64_t> perm);
+
+/// tensor.pad with a constant; a no-op when every pad is zero.
+mlir::Value padWithConstant(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value value, llvm::ArrayRef<int64_t> low,
+                            llvm::ArrayRef<int64_t> high,
+                            mlir::Value padScalar);
+
+/// Pads the spatial dims (2...) of an N x C x D1... input for a sliding
+/// window (conv or pool) that produces `outputShape`: the begin pads as
+/// given (`pads` holds begins then ends), at the end as far as the last
+/// window reads. That is less than the given end pad when trailing input
+/// is never read, and more with ceil_mode, whose extra padding is implicit.
+mlir::Value padForWindows(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value input,
+                          llvm::ArrayRef<int64_t> outputShape,
+                          llvm::ArrayRef<int64_t> kernel,
+                          llvm::ArrayRef<int64_t> strides,
+                          llvm::ArrayRef<int64_t> dilations,
+                          llvm::ArrayRef<int64_t> pads, mlir::Value padScalar);
+
+/// `[0, 1, ..., n)` affine dims of `context` as expressions.
+llvm::SmallVector<mlir::AffineExpr> getDimExprs(mlir::MLIRContext *context,
+                                                unsigned first, unsigned count);
+
+/// Base of every dlc lowering pattern: checks that all operand and result
+/// element types are supported (a diagnostic on the op otherwise), replaces
+/// ops whose results hold no element with tensor.empty, and calls `lower`,
+/// which returns the replacement values or emits a diagnostic and fails.
+template <typename OpTy>
+struct DLCLoweringPattern : public mlir::OpRewritePattern<OpTy> {
+  using mlir::OpRewritePattern<OpTy>::OpRewritePattern;
+
+  virtual mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  lower(OpTy op, mlir::PatternRewriter &rewriter) const = 0;
+
+  /// Ops whose lowering is meaningful for any element type (pure data
+  /// movement) override this to skip the element type check.
+  virtual bool acceptsAnyElementType() const { return false; }
+
+  mlir::LogicalResult
+  matchAndRewrite(OpTy op, mlir::PatternRewriter &rewriter) const final {
+    mlir::Operation *operation = op.getOperation();
+    if (!acceptsAnyElementType()) {
+      for (mlir::Type type : llvm::concat<const mlir::Type>(
+               operation->getOperandTypes(), operation->getResultTypes())) {
+        mlir::Type element = mlir::getElementTypeOrSelf(type);
+        if (!isSupportedElementType(element))
+          return operation->emitOpError("cannot lower element type ")
+                 << element << " (supported: floats and signless integers)";
+      }
+    }
+    if (operation->getNumResults() > 0 &&
+        llvm::all_of(operation->getResultTypes(), [](mlir::Type type) {
+          auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type);
+          return tensor && tensor.getNumElements() == 0;
+        })) {
+      llvm::SmallVector<mlir::Value> empties;
+      for (mlir::Type type : operation->getResultTypes()) {
+        auto tensor = llvm::cast<mlir::RankedTensorType>(type);
+        empties.push_back(createEmpty(rewriter, op.getLoc(), tensor.getShape(),
+                                      tensor.getElementType()));
+      }
+      rewriter.replaceOp(operation, empties);
+      return mlir::success();
+    }
+    mlir::FailureOr<llvm::SmallVector<mlir::Value>> replacement =
+        lower(op, rewriter);
+    if (mlir::failed(replacement))
+      return mlir::failure();
+    rewriter.replaceOp(operation, *replacement);
+    return mlir::success();
+  }
+};
+
+void populateElementwisePatterns(mlir::RewritePatternSet &patterns);
+void populateNormalizationPatterns(mlir::RewritePatternSet &patterns);
+void populateContractionPatterns(mlir::RewritePatternSet &patterns);
+void populatePoolingPatterns(mlir::RewritePatternSet &patterns);
+void populateDataMovementPatterns(mlir::RewritePatternSet &patterns);
+
+} // namespace dlc::lowering
+
+#endif // DLC_LIB_CONVERSION_DLCTOLINALG_LOWERINGUTILS_H

@@ -1,0 +1,248 @@
+//===- Normalization.cpp - reductions, softmax, batch_norm, LRN -----------===//
+
+#include "LoweringUtils.h"
+
+using namespace mlir;
+
+namespace dlc::lowering {
+namespace {
+
+/// The shape of `type` with `axes` set to 1 (ONNX keepdims).
+RankedTensorType keepDimsType(RankedTensorType type, ArrayRef<int64_t> axes) {
+  SmallVector<int64_t> shape(type.getShape());
+  for (int64_t axis : axes)
+    shape[axis] = 1;
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+/// Reduces `input` over `axes` and reshapes the result to keepdims form so
+/// that it broadcasts against the input (numpy rules).
+Value reduceKeepDims(OpBuilder &b, Location loc, Value input,
+                     ArrayRef<int64_t> axes, Value init,
+                     ScalarBuilder combine) {
+  Value reduced = buildReduction(b, loc, input, axes, init, combine);
+  return reshapeTo(b, loc, reduced,
+                   keepDimsType(cast<RankedTensorType>(input.getType()), axes));
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+enum class ReduceKind { Sum, Mean, Max, Min };
+
+template <typename OpTy, ReduceKind kind>
+struct ReduceLowering : DLCLoweringPattern<OpTy> {
+  using DLCLoweringPattern<OpTy>::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(OpTy op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType inputType = op.getInput().getType();
+    Type element = inputType.getElementType();
+    Value init;
+    switch (kind) {
+    case ReduceKind::Sum:
+    case ReduceKind::Mean:
+      init = createScalar(rewriter, loc, element, 0.0);
+      break;
+    case ReduceKind::Max:
+      init = createLowest(rewriter, loc, element);
+      break;
+    case ReduceKind::Min:
+      init = createHighest(rewriter, loc, element);
+      break;
+    }
+    Value reduced =
+        buildReduction(rewriter, loc, op.getInput(), op.getAxes(), init,
+                       [&](OpBuilder &b, Location l, ValueRange args) {
+                         if (kind == ReduceKind::Max)
+                           return createMax(b, l, args[0], args[1]);
+                         if (kind == ReduceKind::Min)
+                           return createMin(b, l, args[0], args[1]);
+                         return createAdd(b, l, args[0], args[1]);
+                       });
+    if (kind == ReduceKind::Mean) {
+      int64_t count = 1;
+      for (int64_t axis : op.getAxes())
+        count *= inputType.getDimSize(axis);
+      auto reducedType = cast<RankedTensorType>(reduced.getType());
+      reduced = buildElementwise(
+          rewriter, loc, ValueRange{reduced}, reducedType,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value divisor = createScalar(b, l, element, double(count));
+            return arith::DivFOp::create(b, l, args[0], divisor);
+          });
+    }
+    return SmallVector<Value>{
+        reshapeTo(rewriter, loc, reduced, op.getResult().getType())};
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Softmax and LogSoftmax
+//===----------------------------------------------------------------------===//
+
+/// Numerically stable: exp(x - max) never overflows. Softmax is
+/// exp(x - max) / sum; LogSoftmax is (x - max) - log(sum).
+template <typename OpTy, bool isLog>
+struct SoftmaxLowering : DLCLoweringPattern<OpTy> {
+  using DLCLoweringPattern<OpTy>::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(OpTy op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = op.getInput();
+    RankedTensorType type = op.getInput().getType();
+    Type element = type.getElementType();
+    int64_t axis = op.getAxis();
+    Value max = reduceKeepDims(
+        rewriter, loc, input, {axis}, createLowest(rewriter, loc, element),
+        [](OpBuilder &b, Location l, ValueRange args) {
+          return arith::MaximumFOp::create(b, l, args[0], args[1]);
+        });
+    Value shifted = buildElementwise(
+        rewriter, loc, ValueRange{input, max}, type,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value diff = arith::SubFOp::create(b, l, args[0], args[1]);
+          return isLog ? diff : math::ExpOp::create(b, l, diff).getResult();
+        });
+    Value sum = reduceKeepDims(
+        rewriter, loc, shifted, {axis}, createScalar(rewriter, loc, element, 0),
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value term =
+              isLog ? math::ExpOp::create(b, l, args[0]).getResult() : args[0];
+          return arith::AddFOp::create(b, l, term, args[1]);
+        });
+    Value result = buildElementwise(
+        rewriter, loc, ValueRange{shifted, sum}, type,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          if (isLog)
+            return arith::SubFOp::create(b, l, args[0],
+                                         math::LogOp::create(b, l, args[1]));
+          return arith::DivFOp::create(b, l, args[0], args[1]);
+        });
+    return SmallVector<Value>{result};
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// BatchNormalization (inference)
+//===----------------------------------------------------------------------===//
+
+struct BatchNormLowering : DLCLoweringPattern<BatchNormOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(BatchNormOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getInput().getType();
+    // Per-channel parameters as C x 1 x ... x 1 broadcast along dim 1.
+    SmallVector<int64_t> paramShape(type.getRank() - 1, 1);
+    paramShape[0] = type.getDimSize(1);
+    SmallVector<Value> inputs = {op.getInput()};
+    for (Value param :
+         {op.getScale(), op.getBias(), op.getMean(), op.getVariance()}) {
+      auto paramType = cast<RankedTensorType>(param.getType());
+      inputs.push_back(reshapeTo(
+          rewriter, loc, param,
+          RankedTensorType::get(paramShape, paramType.getElementType())));
+    }
+    double epsilon = op.getEpsilon().convertToDouble();
+    Value result = buildElementwise(
+        rewriter, loc, inputs, type,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          // (x - mean) / sqrt(var + epsilon) * scale + bias
+          Value x = args[0], scale = args[1], bias = args[2], mean = args[3],
+                variance = args[4];
+          Value eps = createScalar(b, l, variance.getType(), epsilon);
+          Value stddev = math::SqrtOp::create(
+              b, l, arith::AddFOp::create(b, l, variance, eps));
+          Value normalized = arith::DivFOp::create(
+              b, l, arith::SubFOp::create(b, l, x, mean), stddev);
+          return arith::AddFOp::create(
+              b, l, arith::MulFOp::create(b, l, normalized, scale), bias);
+        });
+    return SmallVector<Value>{result};
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// LRN
+//===----------------------------------------------------------------------===//
+
+/// square_sum[n, c] = sum of x[n, c']^2 for c' in
+/// [c - floor((size-1)/2), c + ceil((size-1)/2)] within the channels, then
+/// y = x / (bias + alpha / size * square_sum)^beta.
+struct LRNLowering : DLCLoweringPattern<LRNOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(LRNOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    RankedTensorType type = op.getInput().getType();
+    Type element = type.getElementType();
+    int64_t rank = type.getRank(), size = op.getSize();
+    Value squares =
+        buildElementwise(rewriter, loc, ValueRange{op.getInput()}, type,
+                         [](OpBuilder &b, Location l, ValueRange args) {
+                           return arith::MulFOp::create(b, l, args[0], args[0]);
+                         });
+    // Zero-pad the channels so that every window has `size` entries.
+    SmallVector<int64_t> low(rank, 0), high(rank, 0);
+    low[1] = (size - 1) / 2;
+    high[1] = size - 1 - low[1];
+    Value zero = createScalar(rewriter, loc, element, 0.0);
+    Value padded = padWithConstant(rewriter, loc, squares, low, high, zero);
+    // Loops: the rank output dims, then the window position k.
+    SmallVector<AffineExpr> inputExprs = getDimExprs(context, 0, rank);
+    inputExprs[1] = inputExprs[1] + getAffineDimExpr(rank, context);
+    // The window operand only gives the k loop its range.
+    Value window = createEmpty(rewriter, loc, {size}, element);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank + 1, 0, inputExprs, context),
+        AffineMap::get(rank + 1, 0, getAffineDimExpr(rank, context)),
+        AffineMap::get(rank + 1, 0, getDimExprs(context, 0, rank), context)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    Value acc = createFilled(rewriter, loc, type.getShape(), zero);
+    Value squareSum =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{type}, ValueRange{padded, window},
+            ValueRange{acc}, maps, iterators,
+            [](OpBuilder &b, Location l, ValueRange args) {
+              linalg::YieldOp::create(
+                  b, l,
+                  arith::AddFOp::create(b, l, args[0], args[2]).getResult());
+            })
+            .getResult(0);
+    double alphaOverSize = op.getAlpha().convertToDouble() / double(size);
+    double beta = op.getBeta().convertToDouble();
+    double bias = op.getBias().convertToDouble();
+    Value result = buildElementwise(
+        rewriter, loc, ValueRange{op.getInput(), squareSum}, type,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value scaled = arith::MulFOp::create(
+              b, l, createScalar(b, l, element, alphaOverSize), args[1]);
+          Value base = arith::AddFOp::create(
+              b, l, createScalar(b, l, element, bias), scaled);
+          Value denominator = math::PowFOp::create(
+              b, l, base, createScalar(b, l, element, beta));
+          return arith::DivFOp::create(b, l, args[0], denominator);
+        });
+    return SmallVector<Value>{result};
+  }
+};
+
+} // namespace
+
+void populateNormalizationPatterns(RewritePatternSet &patterns) {
+  patterns
+      .add<ReduceLowering<ReduceSumOp, ReduceKind::Sum>,
+           ReduceLowering<ReduceMeanOp, ReduceKind::Mean>,
+           ReduceLowering<ReduceMaxOp, ReduceKind::Max>,
+           ReduceLowering<ReduceMinOp, ReduceKind::Min>,
+           SoftmaxLowering<SoftmaxOp, false>,
+           SoftmaxLowering<LogSoftmaxOp, true>, BatchNormLowering, LRNLowering>(
+          patterns.getContext());
+}
+
+} // namespace dlc::lowering

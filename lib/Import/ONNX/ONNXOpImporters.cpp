@@ -1,0 +1,1132 @@
+//===- ONNXOpImporters.cpp - ONNX operators to dlc ops --------------------===//
+//
+// One function per ONNX operator family of the default domain, opsets 7 to
+// 17. Each reads its node through NodeImporter, resolves what ONNX leaves
+// implicit (defaults, negative axes, auto_pad, attributes that became inputs
+// in later opsets) and creates dlc ops, whose shape inference reports
+// inconsistent models on the node.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ONNXImporterImpl.h"
+
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <limits>
+#include <numeric>
+
+using namespace mlir;
+using namespace dlc;
+using namespace dlc::onnx_import;
+
+namespace {
+/// A float attribute of an ONNX node and its default value.
+struct FloatAttrSpec {
+  const char *name;
+  float defaultValue;
+};
+} // namespace
+
+static RankedTensorType getType(Value value) {
+  return NodeImporter::getType(value);
+}
+
+/// Records `value` as output `index` of the node.
+static LogicalResult setResult(NodeImporter &n, FailureOr<Value> value,
+                               unsigned index = 0) {
+  if (failed(value))
+    return failure();
+  n.setResult(index, *value);
+  return success();
+}
+
+static int64_t getProduct(ArrayRef<int64_t> values) {
+  int64_t product = 1;
+  for (int64_t v : values)
+    product *= v;
+  return product;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy> static LogicalResult importBinary(NodeImporter &n) {
+  Value lhs = n.getInput(0), rhs = n.getInput(1);
+  if (!lhs || !rhs)
+    return failure();
+  return setResult(n, n.create<OpTy>({lhs, rhs}));
+}
+
+/// Pow's exponent may have another type than its base (opset 12+); dlc.pow
+/// wants one float type, so the exponent is cast to the base's.
+static LogicalResult importPow(NodeImporter &n) {
+  Value base = n.getInput(0), exponent = n.getInput(1);
+  if (!base || !exponent)
+    return failure();
+  Type elementType = getType(base).getElementType();
+  if (!isa<FloatType>(elementType))
+    return n.emitError() << "Pow of an integer base (" << getType(base)
+                         << ") is not supported";
+  if (getType(exponent).getElementType() != elementType) {
+    FailureOr<Value> cast =
+        n.create<CastOp>(getType(exponent).clone(elementType), exponent);
+    if (failed(cast))
+      return failure();
+    exponent = *cast;
+  }
+  return setResult(n, n.create<PowOp>({base, exponent}));
+}
+
+/// Sum, Max and Min of N inputs: a chain of binary ops.
+template <typename OpTy>
+static FailureOr<Value> createVariadicChain(NodeImporter &n) {
+  FailureOr<SmallVector<Value>> inputs = n.getInputs();
+  if (failed(inputs))
+    return failure();
+  if (inputs->empty())
+    return n.emitError() << "needs at least one input";
+  Value accumulated = inputs->front();
+  for (Value input : llvm::drop_begin(*inputs)) {
+    FailureOr<Value> next = n.create<OpTy>({accumulated, input});
+    if (failed(next))
+      return failure();
+    accumulated = *next;
+  }
+  return accumulated;
+}
+
+template <typename OpTy> static LogicalResult importVariadic(NodeImporter &n) {
+  return setResult(n, createVariadicChain<OpTy>(n));
+}
+
+/// Mean: the sum of the inputs divided by their number.
+static LogicalResult importMean(NodeImporter &n) {
+  FailureOr<Value> sum = createVariadicChain<AddOp>(n);
+  if (failed(sum))
+    return failure();
+  Type elementType = getType(*sum).getElementType();
+  if (!isa<FloatType>(elementType))
+    return n.emitError() << "Mean of " << getType(*sum)
+                         << " is not supported (float only)";
+  auto scalarType = RankedTensorType::get({}, elementType);
+  Attribute count = n.getBuilder().getFloatAttr(
+      elementType, static_cast<double>(n.getNode().input_size()));
+  Value divisor = n.createConstant(DenseElementsAttr::get(scalarType, {count}));
+  return setResult(n, n.create<DivOp>({*sum, divisor}));
+}
+
+/// Unary ops whose attributes are floats with ONNX defaults.
+template <typename OpTy>
+static LogicalResult importUnary(NodeImporter &n,
+                                 ArrayRef<FloatAttrSpec> floatAttrs = {}) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  Builder &b = n.getBuilder();
+  SmallVector<NamedAttribute> attrs;
+  for (const FloatAttrSpec &spec : floatAttrs)
+    attrs.push_back(b.getNamedAttr(
+        spec.name,
+        b.getF32FloatAttr(n.getFloatAttr(spec.name, spec.defaultValue))));
+  return setResult(n, n.create<OpTy>(input.getType(), input, attrs));
+}
+
+/// The lowest and highest value of `type`, for Clip's absent bounds
+/// (infinities for floats; i64's highest is rounded down to a double that
+/// still fits).
+static std::pair<double, double> getTypeRange(Type type) {
+  if (isa<FloatType>(type))
+    return {-std::numeric_limits<double>::infinity(),
+            std::numeric_limits<double>::infinity()};
+  unsigned width = type.getIntOrFloatBitWidth();
+  if (width == 1)
+    return {0, 1};
+  double lowest = APInt::getSignedMinValue(width).getSExtValue();
+  double highest = APInt::getSignedMaxValue(width).getSExtValue();
+  if (width == 64)
+    highest = std::nextafter(highest, 0.0);
+  return {lowest, highest};
+}
+
+/// Clip: bounds are attributes before opset 11 and optional inputs from
+/// opset 11 on, which must then be constants.
+static LogicalResult importClip(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  auto [lowest, highest] = getTypeRange(getType(input).getElementType());
+  double minValue = lowest, maxValue = highest;
+  if (n.getOpset() < 11) {
+    minValue = n.hasAttr("min") ? n.getFloatAttr("min", 0) : lowest;
+    maxValue = n.hasAttr("max") ? n.getFloatAttr("max", 0) : highest;
+  } else {
+    FailureOr<std::optional<double>> min = n.getConstantScalarInput(1);
+    FailureOr<std::optional<double>> max = n.getConstantScalarInput(2);
+    if (failed(min) || failed(max))
+      return failure();
+    minValue = min->value_or(lowest);
+    maxValue = max->value_or(highest);
+  }
+  Builder &b = n.getBuilder();
+  return setResult(
+      n,
+      n.create<ClipOp>(input.getType(), input,
+                       {b.getNamedAttr("min", b.getF64FloatAttr(minValue)),
+                        b.getNamedAttr("max", b.getF64FloatAttr(maxValue))}));
+}
+
+/// Softmax and LogSoftmax. Before opset 13 they work on the input coerced to
+/// 2-D at `axis` (default 1): reshape, normalise along axis 1, reshape back.
+template <typename OpTy> static LogicalResult importSoftmax(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  RankedTensorType type = getType(input);
+  int64_t rank = type.getRank();
+  bool coerceTo2D = n.getOpset() < 13;
+  FailureOr<int64_t> axis =
+      n.normalizeAxis(n.getIntAttr("axis", coerceTo2D ? 1 : -1), rank);
+  if (failed(axis))
+    return failure();
+  Builder &b = n.getBuilder();
+  // Coercing at the last axis is the same as normalising along it.
+  if (!coerceTo2D || *axis == rank - 1)
+    return setResult(
+        n,
+        n.create<OpTy>(type, input,
+                       {b.getNamedAttr("axis", b.getI64IntegerAttr(*axis))}));
+  SmallVector<int64_t> shape2D = {
+      getProduct(type.getShape().take_front(*axis)),
+      getProduct(type.getShape().drop_front(*axis))};
+  FailureOr<Value> flat = n.createReshape(input, shape2D);
+  if (failed(flat))
+    return failure();
+  FailureOr<Value> normalised = n.create<OpTy>(
+      getType(*flat), *flat, {b.getNamedAttr("axis", b.getI64IntegerAttr(1))});
+  if (failed(normalised))
+    return failure();
+  return setResult(n, n.createReshape(*normalised, type.getShape()));
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution, pooling, normalisation
+//===----------------------------------------------------------------------===//
+
+/// A per-spatial-dimension attribute (strides, dilations, kernel_shape):
+/// `numSpatial` values, or `defaultValue` repeated when absent.
+static FailureOr<SmallVector<int64_t>> getSpatialAttr(NodeImporter &n,
+                                                      StringRef name,
+                                                      size_t numSpatial,
+                                                      int64_t defaultValue) {
+  std::optional<SmallVector<int64_t>> values = n.getIntsAttr(name);
+  if (!values)
+    return SmallVector<int64_t>(numSpatial, defaultValue);
+  if (values->size() != numSpatial)
+    return n.emitError() << "attribute '" << name << "' has " << values->size()
+                         << " values, expected " << numSpatial;
+  return *values;
+}
+
+/// Explicit pads (begins, then ends) of a windowed op, resolving auto_pad:
+/// SAME_* pads so that the output size is ceil(input / stride), the odd
+/// padding going to the end (SAME_UPPER) or the beginning (SAME_LOWER).
+static FailureOr<SmallVector<int64_t>>
+resolvePads(NodeImporter &n, ArrayRef<int64_t> inputSpatial,
+            ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+            ArrayRef<int64_t> dilations) {
+  size_t numSpatial = inputSpatial.size();
+  std::string autoPad = n.getStringAttr("auto_pad", "NOTSET");
+  if (autoPad == "NOTSET") {
+    std::optional<SmallVector<int64_t>> pads = n.getIntsAttr("pads");
+    if (!pads)
+      return SmallVector<int64_t>(2 * numSpatial, 0);
+    if (pads->size() != 2 * numSpatial)
+      return n.emitError() << "attribute 'pads' has " << pads->size()
+                           << " values, expected " << 2 * numSpatial;
+    return *pads;
+  }
+  if (autoPad == "VALID")
+    return SmallVector<int64_t>(2 * numSpatial, 0);
+  if (autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
+    return n.emitError() << "auto_pad '" << autoPad
+                         << "' is not supported (expected NOTSET, SAME_UPPER, "
+                            "SAME_LOWER or VALID)";
+  SmallVector<int64_t> pads(2 * numSpatial, 0);
+  for (size_t i = 0; i < numSpatial; ++i) {
+    if (strides[i] <= 0)
+      return n.emitError() << "strides must be positive";
+    int64_t out = llvm::divideCeil(inputSpatial[i], strides[i]);
+    int64_t total = std::max<int64_t>(0, (out - 1) * strides[i] +
+                                             (kernel[i] - 1) * dilations[i] +
+                                             1 - inputSpatial[i]);
+    int64_t half = total / 2;
+    pads[i] = autoPad == "SAME_UPPER" ? half : total - half;
+    pads[i + numSpatial] = total - pads[i];
+  }
+  return pads;
+}
+
+/// The input of a windowed op, checked to be N x C x spatial (1-D to 3-D).
+static Value getWindowedInput(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return {};
+  int64_t rank = getType(input).getRank();
+  if (rank < 3 || rank > 5) {
+    n.emitError() << "input of rank " << rank
+                  << " is not supported (expected N x C x D1 [x D2 [x D3]])";
+    return {};
+  }
+  return input;
+}
+
+static LogicalResult importConv(NodeImporter &n) {
+  Value input = getWindowedInput(n), filter = n.getInput(1);
+  if (!input || !filter)
+    return failure();
+  Value bias = n.getOptionalInput(2);
+  if (n.hasInput(2) && !bias)
+    return failure();
+  ArrayRef<int64_t> inputShape = getType(input).getShape();
+  ArrayRef<int64_t> filterShape = getType(filter).getShape();
+  size_t numSpatial = inputShape.size() - 2;
+  if (filterShape.size() != inputShape.size())
+    return n.emitError() << "filter " << getType(filter)
+                         << " does not match input " << getType(input);
+  SmallVector<int64_t> kernel(filterShape.drop_front(2));
+  if (std::optional<SmallVector<int64_t>> kernelAttr =
+          n.getIntsAttr("kernel_shape");
+      kernelAttr && *kernelAttr != kernel)
+    return n.emitError() << "attribute 'kernel_shape' does not match the "
+                            "filter "
+                         << getType(filter);
+  FailureOr<SmallVector<int64_t>> strides =
+      getSpatialAttr(n, "strides", numSpatial, 1);
+  FailureOr<SmallVector<int64_t>> dilations =
+      getSpatialAttr(n, "dilations", numSpatial, 1);
+  if (failed(strides) || failed(dilations))
+    return failure();
+  FailureOr<SmallVector<int64_t>> pads =
+      resolvePads(n, inputShape.drop_front(2), kernel, *strides, *dilations);
+  if (failed(pads))
+    return failure();
+  Builder &b = n.getBuilder();
+  SmallVector<Value> operands = {input, filter};
+  if (bias)
+    operands.push_back(bias);
+  return setResult(
+      n, n.create<ConvOp>(
+             operands,
+             {b.getNamedAttr("strides", b.getDenseI64ArrayAttr(*strides)),
+              b.getNamedAttr("dilations", b.getDenseI64ArrayAttr(*dilations)),
+              b.getNamedAttr("pads", b.getDenseI64ArrayAttr(*pads)),
+              b.getNamedAttr("group",
+                             b.getI64IntegerAttr(n.getIntAttr("group", 1)))}));
+}
+
+/// MaxPool and AveragePool share kernel, strides, pads and ceil_mode
+/// (opset 10+).
+static LogicalResult importPool(NodeImporter &n, bool isMax) {
+  Value input = getWindowedInput(n);
+  if (!input)
+    return failure();
+  ArrayRef<int64_t> inputShape = getType(input).getShape();
+  size_t numSpatial = inputShape.size() - 2;
+  std::optional<SmallVector<int64_t>> kernel = n.getIntsAttr("kernel_shape");
+  if (!kernel || kernel->size() != numSpatial)
+    return n.emitError() << "attribute 'kernel_shape' must have " << numSpatial
+                         << " values";
+  FailureOr<SmallVector<int64_t>> strides =
+      getSpatialAttr(n, "strides", numSpatial, 1);
+  // Dilations exist for MaxPool from opset 10 (AveragePool: opset 19).
+  FailureOr<SmallVector<int64_t>> dilations =
+      isMax && n.getOpset() >= 10
+          ? getSpatialAttr(n, "dilations", numSpatial, 1)
+          : SmallVector<int64_t>(numSpatial, 1);
+  if (failed(strides) || failed(dilations))
+    return failure();
+  FailureOr<SmallVector<int64_t>> pads =
+      resolvePads(n, inputShape.drop_front(2), *kernel, *strides, *dilations);
+  if (failed(pads))
+    return failure();
+  Builder &b = n.getBuilder();
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr("kernel_shape", b.getDenseI64ArrayAttr(*kernel)),
+      b.getNamedAttr("strides", b.getDenseI64ArrayAttr(*strides)),
+      b.getNamedAttr("pads", b.getDenseI64ArrayAttr(*pads)),
+      b.getNamedAttr("ceil_mode", b.getBoolAttr(n.getIntAttr("ceil_mode", 0)))};
+  if (!isMax) {
+    attrs.push_back(
+        b.getNamedAttr("count_include_pad",
+                       b.getBoolAttr(n.getIntAttr("count_include_pad", 0))));
+    return setResult(n, n.create<AveragePoolOp>({input}, attrs));
+  }
+  if (n.getIntAttr("storage_order", 0) != 0)
+    return n.emitError() << "storage_order=1 (column-major Indices) is not "
+                            "supported";
+  if (n.hasOutput(1))
+    return n.emitError() << "the Indices output ('" << n.getNode().output(1)
+                         << "') is not supported";
+  attrs.push_back(
+      b.getNamedAttr("dilations", b.getDenseI64ArrayAttr(*dilations)));
+  return setResult(n, n.create<MaxPoolOp>({input}, attrs));
+}
+
+/// GlobalAveragePool and GlobalMaxPool: reductions over the spatial axes
+/// that keep them as size-1 dimensions.
+template <typename OpTy>
+static LogicalResult importGlobalPool(NodeImporter &n) {
+  Value input = getWindowedInput(n);
+  if (!input)
+    return failure();
+  Builder &b = n.getBuilder();
+  SmallVector<int64_t> axes =
+      llvm::to_vector(llvm::seq<int64_t>(2, getType(input).getRank()));
+  return setResult(
+      n, n.create<OpTy>({input},
+                        {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(axes)),
+                         b.getNamedAttr("keepdims", b.getBoolAttr(true))}));
+}
+
+static LogicalResult importBatchNorm(NodeImporter &n) {
+  FailureOr<SmallVector<Value>> inputs = n.getInputs();
+  if (failed(inputs))
+    return failure();
+  if (inputs->size() != 5)
+    return n.emitError() << "expected 5 inputs, got " << inputs->size();
+  if (n.getOpset() < 9 && n.getIntAttr("spatial", 1) != 1)
+    return n.emitError() << "spatial=0 (per-activation statistics) is not "
+                            "supported";
+  if (n.getIntAttr("training_mode", 0) != 0)
+    return n.emitError() << "training_mode=1 is not supported (inference "
+                            "only)";
+  for (unsigned i = 1; i < n.getNumOutputs(); ++i)
+    if (n.hasOutput(i))
+      return n.emitError() << "training output #" << i << " ('"
+                           << n.getNode().output(i)
+                           << "') is not supported (inference only)";
+  Builder &b = n.getBuilder();
+  return setResult(
+      n, n.create<BatchNormOp>(
+             inputs->front().getType(), *inputs,
+             {b.getNamedAttr("epsilon", b.getF32FloatAttr(n.getFloatAttr(
+                                            "epsilon", 1e-5f)))}));
+}
+
+static LogicalResult importLRN(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  Builder &b = n.getBuilder();
+  return setResult(
+      n,
+      n.create<LRNOp>(
+          input.getType(), input,
+          {b.getNamedAttr("size", b.getI64IntegerAttr(n.getIntAttr("size", 0))),
+           b.getNamedAttr("alpha",
+                          b.getF32FloatAttr(n.getFloatAttr("alpha", 1e-4f))),
+           b.getNamedAttr("beta",
+                          b.getF32FloatAttr(n.getFloatAttr("beta", 0.75f))),
+           b.getNamedAttr("bias",
+                          b.getF32FloatAttr(n.getFloatAttr("bias", 1.0f)))}));
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra
+//===----------------------------------------------------------------------===//
+
+static LogicalResult importGemm(NodeImporter &n) {
+  FailureOr<SmallVector<Value>> inputs = n.getInputs();
+  if (failed(inputs))
+    return failure();
+  if (inputs->size() < 2 || (n.getOpset() < 11 && inputs->size() < 3))
+    return n.emitError() << "missing input C (optional from opset 11 on)";
+  Builder &b = n.getBuilder();
+  return setResult(
+      n,
+      n.create<GemmOp>(
+          *inputs,
+          {b.getNamedAttr("alpha",
+                          b.getF32FloatAttr(n.getFloatAttr("alpha", 1.0f))),
+           b.getNamedAttr("beta",
+                          b.getF32FloatAttr(n.getFloatAttr("beta", 1.0f))),
+           b.getNamedAttr("trans_a", b.getBoolAttr(n.getIntAttr("transA", 0))),
+           b.getNamedAttr("trans_b",
+                          b.getBoolAttr(n.getIntAttr("transB", 0)))}));
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// ReduceMean/Max/Min take `axes` as an attribute (up to opset 17),
+/// ReduceSum as an optional input from opset 13 on, with
+/// noop_with_empty_axes. No axes means all axes.
+template <typename OpTy> static LogicalResult importReduce(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  int64_t rank = getType(input).getRank();
+  bool axesAreInput = n.getOpType() == "ReduceSum" && n.getOpset() >= 13;
+  std::optional<SmallVector<int64_t>> axes;
+  if (axesAreInput) {
+    if (n.hasInput(1)) {
+      FailureOr<SmallVector<int64_t>> values = n.getConstantIntsInput(1);
+      if (failed(values))
+        return failure();
+      axes = *values;
+    }
+  } else {
+    axes = n.getIntsAttr("axes");
+  }
+  if (!axes || axes->empty()) {
+    if (axesAreInput && n.getIntAttr("noop_with_empty_axes", 0)) {
+      n.setResult(0, input);
+      return success();
+    }
+    axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  }
+  FailureOr<SmallVector<int64_t>> normalized =
+      n.normalizeAxes(*axes, rank, /*sort=*/true);
+  if (failed(normalized))
+    return failure();
+  Builder &b = n.getBuilder();
+  return setResult(
+      n, n.create<OpTy>(
+             {input},
+             {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(*normalized)),
+              b.getNamedAttr("keepdims",
+                             b.getBoolAttr(n.getIntAttr("keepdims", 1)))}));
+}
+
+//===----------------------------------------------------------------------===//
+// Reshapes
+//===----------------------------------------------------------------------===//
+
+static LogicalResult importFlatten(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  ArrayRef<int64_t> shape = getType(input).getShape();
+  int64_t rank = shape.size();
+  int64_t axis = n.getIntAttr("axis", 1);
+  // Flatten's axis may equal the rank (everything in the outer dimension).
+  if (axis < -rank || axis > rank)
+    return n.emitError() << "axis " << axis << " is out of range for rank "
+                         << rank;
+  if (axis < 0)
+    axis += rank;
+  return setResult(
+      n, n.createReshape(input, {getProduct(shape.take_front(axis)),
+                                 getProduct(shape.drop_front(axis))}));
+}
+
+/// Reshape: `0` copies the input dimension (unless allowzero, opset 14),
+/// one `-1` is inferred.
+static LogicalResult importReshape(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  FailureOr<SmallVector<int64_t>> target = n.getConstantIntsInput(1);
+  if (failed(target))
+    return failure();
+  RankedTensorType type = getType(input);
+  bool allowZero = n.getIntAttr("allowzero", 0) != 0;
+  SmallVector<int64_t> shape;
+  std::optional<size_t> inferredIndex;
+  for (const auto &[i, dim] : llvm::enumerate(*target)) {
+    if (dim == 0 && !allowZero) {
+      if (i >= static_cast<size_t>(type.getRank()))
+        return n.emitError() << "shape entry " << i
+                             << " is 0 (copy the input dimension) but the "
+                                "input "
+                             << type << " has no dimension " << i;
+      shape.push_back(type.getDimSize(i));
+    } else if (dim == -1) {
+      if (inferredIndex)
+        return n.emitError() << "shape has more than one -1 entry";
+      inferredIndex = i;
+      shape.push_back(1);
+    } else if (dim < 0) {
+      return n.emitError() << "shape entry " << i << " is " << dim;
+    } else {
+      shape.push_back(dim);
+    }
+  }
+  int64_t known = getProduct(shape);
+  if (inferredIndex) {
+    if (known == 0 || type.getNumElements() % known != 0)
+      return n.emitError() << "cannot infer the -1 entry of the shape when "
+                              "reshaping "
+                           << type;
+    shape[*inferredIndex] = type.getNumElements() / known;
+  }
+  if (getProduct(shape) != type.getNumElements()) {
+    InFlightDiagnostic diag = n.emitError();
+    diag << "cannot reshape " << type << " to [";
+    llvm::interleaveComma(*target, diag);
+    return diag << "]";
+  }
+  return setResult(n, n.createReshape(input, shape));
+}
+
+/// Squeeze and Unsqueeze take `axes` as an attribute before opset 13 and as
+/// an input from opset 13 on.
+static FailureOr<std::optional<SmallVector<int64_t>>>
+getAxesAttrOrInput(NodeImporter &n) {
+  if (n.getOpset() < 13)
+    return n.getIntsAttr("axes");
+  if (!n.hasInput(1))
+    return std::optional<SmallVector<int64_t>>();
+  FailureOr<SmallVector<int64_t>> axes = n.getConstantIntsInput(1);
+  if (failed(axes))
+    return failure();
+  return std::optional<SmallVector<int64_t>>(*axes);
+}
+
+static LogicalResult importSqueeze(NodeImporter &n) {
+  Value input = n.getInput(0);
+  FailureOr<std::optional<SmallVector<int64_t>>> axes = getAxesAttrOrInput(n);
+  if (!input || failed(axes))
+    return failure();
+  ArrayRef<int64_t> shape = getType(input).getShape();
+  SmallVector<int64_t> squeezed;
+  if (!*axes) {
+    // No axes: every size-1 dimension.
+    squeezed = llvm::to_vector(
+        llvm::make_filter_range(llvm::seq<int64_t>(0, shape.size()),
+                                [&](int64_t i) { return shape[i] == 1; }));
+  } else {
+    FailureOr<SmallVector<int64_t>> normalized =
+        n.normalizeAxes(**axes, shape.size(), /*sort=*/true);
+    if (failed(normalized))
+      return failure();
+    squeezed = *normalized;
+    for (int64_t axis : squeezed)
+      if (shape[axis] != 1)
+        return n.emitError() << "cannot squeeze axis " << axis << " of size "
+                             << shape[axis] << " in " << getType(input);
+  }
+  SmallVector<int64_t> result;
+  for (auto [i, dim] : llvm::enumerate(shape))
+    if (!llvm::is_contained(squeezed, static_cast<int64_t>(i)))
+      result.push_back(dim);
+  return setResult(n, n.createReshape(input, result));
+}
+
+static LogicalResult importUnsqueeze(NodeImporter &n) {
+  Value input = n.getInput(0);
+  FailureOr<std::optional<SmallVector<int64_t>>> axes = getAxesAttrOrInput(n);
+  if (!input || failed(axes))
+    return failure();
+  if (!*axes)
+    return n.emitError() << "missing axes";
+  ArrayRef<int64_t> shape = getType(input).getShape();
+  int64_t resultRank = shape.size() + (*axes)->size();
+  FailureOr<SmallVector<int64_t>> normalized =
+      n.normalizeAxes(**axes, resultRank, /*sort=*/true);
+  if (failed(normalized))
+    return failure();
+  SmallVector<int64_t> result;
+  const int64_t *next = shape.begin();
+  for (int64_t i = 0; i < resultRank; ++i)
+    result.push_back(llvm::is_contained(*normalized, i) ? 1 : *next++);
+  return setResult(n, n.createReshape(input, result));
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+static LogicalResult importTranspose(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  int64_t rank = getType(input).getRank();
+  // The default permutation reverses the dimensions.
+  SmallVector<int64_t> perm = n.getIntsAttr("perm").value_or(
+      llvm::to_vector(llvm::reverse(llvm::seq<int64_t>(0, rank))));
+  Builder &b = n.getBuilder();
+  return setResult(
+      n, n.create<TransposeOp>(
+             {input}, {b.getNamedAttr("perm", b.getDenseI64ArrayAttr(perm))}));
+}
+
+static LogicalResult importConcat(NodeImporter &n) {
+  FailureOr<SmallVector<Value>> inputs = n.getInputs();
+  if (failed(inputs))
+    return failure();
+  if (inputs->empty())
+    return n.emitError() << "needs at least one input";
+  FailureOr<int64_t> axis = n.normalizeAxis(n.getIntAttr("axis", 0),
+                                            getType(inputs->front()).getRank());
+  if (failed(axis))
+    return failure();
+  Builder &b = n.getBuilder();
+  return setResult(
+      n, n.create<ConcatOp>(
+             *inputs, {b.getNamedAttr("axis", b.getI64IntegerAttr(*axis))}));
+}
+
+static FailureOr<Value> createSlice(NodeImporter &n, Value input,
+                                    ArrayRef<int64_t> starts,
+                                    ArrayRef<int64_t> ends,
+                                    ArrayRef<int64_t> steps) {
+  Builder &b = n.getBuilder();
+  return n.create<SliceOp>(
+      {input}, {b.getNamedAttr("starts", b.getDenseI64ArrayAttr(starts)),
+                b.getNamedAttr("ends", b.getDenseI64ArrayAttr(ends)),
+                b.getNamedAttr("steps", b.getDenseI64ArrayAttr(steps))});
+}
+
+/// Split: one dlc.slice per output. Sizes come from the `split` attribute
+/// (before opset 13), the optional `split` input (opset 13+), or are equal.
+static LogicalResult importSplit(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  ArrayRef<int64_t> shape = getType(input).getShape();
+  FailureOr<int64_t> axis =
+      n.normalizeAxis(n.getIntAttr("axis", 0), shape.size());
+  if (failed(axis))
+    return failure();
+  int64_t dim = shape[*axis];
+  int64_t numOutputs = n.getNumOutputs();
+  if (numOutputs == 0)
+    return n.emitError() << "has no outputs";
+  SmallVector<int64_t> sizes;
+  if (n.getOpset() >= 13 && n.hasInput(1)) {
+    FailureOr<SmallVector<int64_t>> values = n.getConstantIntsInput(1);
+    if (failed(values))
+      return failure();
+    sizes = *values;
+  } else if (n.getOpset() < 13 && n.hasAttr("split")) {
+    sizes = *n.getIntsAttr("split");
+  } else {
+    if (dim % numOutputs != 0)
+      return n.emitError() << "cannot split dimension " << *axis << " of size "
+                           << dim << " into " << numOutputs << " equal parts";
+    sizes.assign(numOutputs, dim / numOutputs);
+  }
+  if (static_cast<int64_t>(sizes.size()) != numOutputs)
+    return n.emitError() << "split has " << sizes.size() << " sizes for "
+                         << numOutputs << " outputs";
+  if (llvm::any_of(sizes, [](int64_t s) { return s < 0; }) ||
+      std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != dim)
+    return n.emitError() << "split sizes do not add up to dimension " << *axis
+                         << " of size " << dim;
+  SmallVector<int64_t> starts(shape.size(), 0), ends(shape),
+      steps(shape.size(), 1);
+  int64_t offset = 0;
+  for (auto [i, size] : llvm::enumerate(sizes)) {
+    starts[*axis] = offset;
+    ends[*axis] = offset + size;
+    offset += size;
+    if (failed(setResult(n, createSlice(n, input, starts, ends, steps), i)))
+      return failure();
+  }
+  return success();
+}
+
+/// Slice: starts/ends/axes are attributes before opset 10, inputs (plus
+/// steps) from opset 10 on. Clamps like ONNX: negative values count from the
+/// end, then starts and ends are clamped to the dimension ([-1, dim-1] when
+/// walking backwards).
+static LogicalResult importSlice(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  ArrayRef<int64_t> shape = getType(input).getShape();
+  int64_t rank = shape.size();
+  SmallVector<int64_t> starts, ends;
+  std::optional<SmallVector<int64_t>> axes, steps;
+  if (n.getOpset() < 10) {
+    starts = n.getIntsAttr("starts").value_or(SmallVector<int64_t>());
+    ends = n.getIntsAttr("ends").value_or(SmallVector<int64_t>());
+    axes = n.getIntsAttr("axes");
+  } else {
+    FailureOr<SmallVector<int64_t>> startsInput = n.getConstantIntsInput(1);
+    FailureOr<SmallVector<int64_t>> endsInput = n.getConstantIntsInput(2);
+    if (failed(startsInput) || failed(endsInput))
+      return failure();
+    starts = *startsInput;
+    ends = *endsInput;
+    for (auto [index, values] : {std::pair(3u, &axes), std::pair(4u, &steps)}) {
+      if (!n.hasInput(index))
+        continue;
+      FailureOr<SmallVector<int64_t>> input = n.getConstantIntsInput(index);
+      if (failed(input))
+        return failure();
+      *values = *input;
+    }
+  }
+  size_t count = starts.size();
+  if (!axes)
+    axes = llvm::to_vector(llvm::seq<int64_t>(0, count));
+  if (!steps)
+    steps = SmallVector<int64_t>(count, 1);
+  if (ends.size() != count || axes->size() != count || steps->size() != count)
+    return n.emitError() << "starts, ends, axes and steps must have the same "
+                            "length";
+  FailureOr<SmallVector<int64_t>> normalizedAxes =
+      n.normalizeAxes(*axes, rank, /*sort=*/false);
+  if (failed(normalizedAxes))
+    return failure();
+  SmallVector<int64_t> fullStarts(rank, 0), fullEnds(shape), fullSteps(rank, 1);
+  for (size_t i = 0; i < count; ++i) {
+    int64_t axis = (*normalizedAxes)[i], dim = shape[axis];
+    int64_t start = starts[i], end = ends[i], step = (*steps)[i];
+    if (step == 0)
+      return n.emitError() << "step of axis " << axis << " is 0";
+    if (start < 0)
+      start += dim;
+    if (end < 0)
+      end += dim;
+    if (step > 0) {
+      start = std::clamp<int64_t>(start, 0, dim);
+      end = std::clamp<int64_t>(end, 0, dim);
+    } else {
+      start = std::clamp<int64_t>(start, 0, dim - 1);
+      end = std::clamp<int64_t>(end, -1, dim - 1);
+    }
+    fullStarts[axis] = start;
+    fullEnds[axis] = end;
+    fullSteps[axis] = step;
+  }
+  return setResult(n, createSlice(n, input, fullStarts, fullEnds, fullSteps));
+}
+
+static LogicalResult importGather(NodeImporter &n) {
+  Value data = n.getInput(0), indices = n.getInput(1);
+  if (!data || !indices)
+    return failure();
+  ArrayRef<int64_t> shape = getType(data).getShape();
+  FailureOr<int64_t> axis =
+      n.normalizeAxis(n.getIntAttr("axis", 0), shape.size());
+  if (failed(axis))
+    return failure();
+  // Constant indices are checked now; ONNX leaves out-of-range ones
+  // undefined.
+  Attribute constant;
+  if (matchPattern(indices, m_Constant(&constant)))
+    if (std::optional<SmallVector<int64_t>> values =
+            readIntegerElements(cast<ElementsAttr>(constant)))
+      for (int64_t index : *values)
+        if (index < -shape[*axis] || index >= shape[*axis])
+          return n.emitError()
+                 << "index " << index << " is out of range for axis " << *axis
+                 << " of size " << shape[*axis];
+  Builder &b = n.getBuilder();
+  return setResult(
+      n,
+      n.create<GatherOp>({data, indices},
+                         {b.getNamedAttr("axis", b.getI64IntegerAttr(*axis))}));
+}
+
+/// Pad: pads and value are attributes before opset 11, inputs from opset 11
+/// on.
+static LogicalResult importPad(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  std::string modeName = n.getStringAttr("mode", "constant");
+  std::optional<PadMode> mode = symbolizePadMode(modeName);
+  if (!mode)
+    return n.emitError() << "mode '" << modeName
+                         << "' is not supported (expected constant, reflect "
+                            "or edge)";
+  SmallVector<int64_t> pads;
+  double value = 0;
+  if (n.getOpset() < 11) {
+    pads = n.getIntsAttr("pads").value_or(SmallVector<int64_t>());
+    value = n.getFloatAttr("value", 0.0f);
+  } else {
+    FailureOr<SmallVector<int64_t>> padsInput = n.getConstantIntsInput(1);
+    FailureOr<std::optional<double>> valueInput = n.getConstantScalarInput(2);
+    if (failed(padsInput) || failed(valueInput))
+      return failure();
+    pads = *padsInput;
+    value = valueInput->value_or(0.0);
+  }
+  int64_t rank = getType(input).getRank();
+  if (static_cast<int64_t>(pads.size()) != 2 * rank)
+    return n.emitError() << "pads has " << pads.size() << " values, expected "
+                         << 2 * rank;
+  Builder &b = n.getBuilder();
+  return setResult(
+      n, n.create<PadOp>(
+             {input},
+             {b.getNamedAttr("pads", b.getDenseI64ArrayAttr(pads)),
+              b.getNamedAttr("mode", PadModeAttr::get(n.getContext(), *mode)),
+              b.getNamedAttr("value", b.getF64FloatAttr(value))}));
+}
+
+static LogicalResult importExpand(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape = n.getConstantIntsInput(1);
+  if (failed(shape))
+    return failure();
+  RankedTensorType type = getType(input);
+  FailureOr<SmallVector<int64_t>> result =
+      broadcastShapes(type.getShape(), *shape);
+  if (llvm::any_of(*shape, [](int64_t dim) { return dim < 0; }) ||
+      failed(result)) {
+    InFlightDiagnostic diag = n.emitError();
+    diag << "cannot expand " << type << " to shape [";
+    llvm::interleaveComma(*shape, diag);
+    return diag << "]";
+  }
+  return setResult(n, n.create<ExpandOp>(type.clone(*result), input));
+}
+
+static LogicalResult importTile(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  FailureOr<SmallVector<int64_t>> repeats = n.getConstantIntsInput(1);
+  if (failed(repeats))
+    return failure();
+  Builder &b = n.getBuilder();
+  return setResult(
+      n, n.create<TileOp>(
+             {input},
+             {b.getNamedAttr("repeats", b.getDenseI64ArrayAttr(*repeats))}));
+}
+
+static LogicalResult importIdentity(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  return setResult(n, n.create<IdentityOp>(input.getType(), input));
+}
+
+/// Dropout in inference: the ratio (attribute before opset 12, input from
+/// 12 on) is recorded; training mode and the mask output are rejected.
+static LogicalResult importDropout(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  if (n.hasOutput(1))
+    return n.emitError() << "the mask output ('" << n.getNode().output(1)
+                         << "') is not supported (inference only)";
+  double ratio = n.getFloatAttr("ratio", 0.5f);
+  if (n.getOpset() >= 12) {
+    FailureOr<std::optional<double>> ratioInput = n.getConstantScalarInput(1);
+    FailureOr<std::optional<double>> trainingMode = n.getConstantScalarInput(2);
+    if (failed(ratioInput) || failed(trainingMode))
+      return failure();
+    if (trainingMode->value_or(0.0) != 0.0)
+      return n.emitError() << "training_mode=true is not supported "
+                              "(inference only)";
+    ratio = ratioInput->value_or(0.5);
+  }
+  Builder &b = n.getBuilder();
+  return setResult(n, n.create<DropoutOp>(
+                          input.getType(), input,
+                          {b.getNamedAttr("ratio", b.getF32FloatAttr(ratio))}));
+}
+
+//===----------------------------------------------------------------------===//
+// Constants, shapes and casts
+//===----------------------------------------------------------------------===//
+
+static LogicalResult importConstant(NodeImporter &n) {
+  const onnx::NodeProto &node = n.getNode();
+  if (node.attribute_size() != 1)
+    return n.emitError() << "expected exactly one value attribute";
+  const onnx::AttributeProto &attr = node.attribute(0);
+  Builder &b = n.getBuilder();
+  ElementsAttr value;
+  if (attr.name() == "value") {
+    // The importer owns the model: moving the tensor's bytes into the
+    // attribute avoids copying large Constant tensors.
+    auto &tensor = const_cast<onnx::TensorProto &>(attr.t());
+    if (tensor.name().empty())
+      tensor.set_name(node.output(0));
+    value = convertTensorProto(
+        tensor, "the value of Constant '" + node.output(0) + "'", n.getLoc());
+    if (!value)
+      return failure();
+  } else if (attr.name() == "value_float") {
+    value = DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()),
+                                   {attr.f()});
+  } else if (attr.name() == "value_floats") {
+    SmallVector<float> values(attr.floats().begin(), attr.floats().end());
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({static_cast<int64_t>(values.size())},
+                              b.getF32Type()),
+        ArrayRef<float>(values));
+  } else if (attr.name() == "value_int") {
+    value = DenseElementsAttr::get(RankedTensorType::get({}, b.getI64Type()),
+                                   {int64_t(attr.i())});
+  } else if (attr.name() == "value_ints") {
+    SmallVector<int64_t> values(attr.ints().begin(), attr.ints().end());
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({static_cast<int64_t>(values.size())},
+                              b.getI64Type()),
+        ArrayRef<int64_t>(values));
+  } else {
+    return n.emitError() << "Constant with attribute '" << attr.name()
+                         << "' is not supported";
+  }
+  n.setResult(0, n.createConstant(value));
+  return success();
+}
+
+static LogicalResult importConstantOfShape(NodeImporter &n) {
+  FailureOr<SmallVector<int64_t>> shape = n.getConstantIntsInput(0);
+  if (failed(shape))
+    return failure();
+  if (llvm::any_of(*shape, [](int64_t d) { return d < 0; }))
+    return n.emitError() << "shape has a negative dimension";
+  DenseElementsAttr fill;
+  if (const onnx::AttributeProto *attr = n.getAttr("value")) {
+    auto &tensor = const_cast<onnx::TensorProto &>(attr->t());
+    ElementsAttr value =
+        convertTensorProto(tensor, "attribute 'value'", n.getLoc());
+    if (!value)
+      return failure();
+    fill = dyn_cast<DenseElementsAttr>(value);
+    if (!fill || !fill.isSplat() || fill.getNumElements() != 1)
+      return n.emitError() << "attribute 'value' must hold one element";
+  } else {
+    fill = DenseElementsAttr::get(
+        RankedTensorType::get({1}, n.getBuilder().getF32Type()), {0.0f});
+  }
+  n.setResult(0, n.createConstant(fill.resizeSplat(
+                     RankedTensorType::get(*shape, fill.getElementType()))));
+  return success();
+}
+
+/// Shape: `start`/`end` (opset 15) may be negative and are clamped to the
+/// rank.
+static LogicalResult importShape(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  int64_t rank = getType(input).getRank();
+  auto clampToRank = [&](int64_t index) {
+    return std::clamp<int64_t>(index < 0 ? index + rank : index, 0, rank);
+  };
+  int64_t start = clampToRank(n.getIntAttr("start", 0));
+  int64_t end = clampToRank(n.getIntAttr("end", rank));
+  Builder &b = n.getBuilder();
+  return setResult(
+      n, n.create<ShapeOp>({input},
+                           {b.getNamedAttr("start", b.getI64IntegerAttr(start)),
+                            b.getNamedAttr("end", b.getI64IntegerAttr(end))}));
+}
+
+static LogicalResult importCast(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  int64_t to = n.getIntAttr("to", 0);
+  Type elementType = convertONNXElementType(to, n.getContext());
+  if (!elementType)
+    return n.emitError() << "Cast to "
+                         << (onnx::TensorProto_DataType_IsValid(to)
+                                 ? onnx::TensorProto_DataType_Name(to)
+                                 : std::to_string(to))
+                         << " is not supported";
+  return setResult(n,
+                   n.create<CastOp>(getType(input).clone(elementType), input));
+}
+
+//===----------------------------------------------------------------------===//
+// Registry
+//===----------------------------------------------------------------------===//
+
+OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
+  return llvm::StringSwitch<OpImportFn>(opType)
+      // Elementwise binary and variadic.
+      .Case("Add", importBinary<AddOp>)
+      .Case("Sub", importBinary<SubOp>)
+      .Case("Mul", importBinary<MulOp>)
+      .Case("Div", importBinary<DivOp>)
+      .Case("Pow", importPow)
+      .Case("PRelu", importBinary<PReluOp>)
+      .Case("Max", importVariadic<MaxOp>)
+      .Case("Min", importVariadic<MinOp>)
+      .Case("Sum", importVariadic<AddOp>)
+      .Case("Mean", importMean)
+      // Elementwise unary.
+      .Case("Relu", [](NodeImporter &n) { return importUnary<ReluOp>(n); })
+      .Case("LeakyRelu",
+            [](NodeImporter &n) {
+              return importUnary<LeakyReluOp>(n, {{"alpha", 0.01f}});
+            })
+      .Case("Sigmoid",
+            [](NodeImporter &n) { return importUnary<SigmoidOp>(n); })
+      .Case("Tanh", [](NodeImporter &n) { return importUnary<TanhOp>(n); })
+      .Case("Clip", importClip)
+      .Case("Exp", [](NodeImporter &n) { return importUnary<ExpOp>(n); })
+      .Case("Log", [](NodeImporter &n) { return importUnary<LogOp>(n); })
+      .Case("Sqrt", [](NodeImporter &n) { return importUnary<SqrtOp>(n); })
+      .Case("Neg", [](NodeImporter &n) { return importUnary<NegOp>(n); })
+      .Case("Abs", [](NodeImporter &n) { return importUnary<AbsOp>(n); })
+      .Case("Reciprocal",
+            [](NodeImporter &n) { return importUnary<ReciprocalOp>(n); })
+      .Case("Erf", [](NodeImporter &n) { return importUnary<ErfOp>(n); })
+      .Case("HardSigmoid",
+            [](NodeImporter &n) {
+              return importUnary<HardSigmoidOp>(
+                  n, {{"alpha", 0.2f}, {"beta", 0.5f}});
+            })
+      .Case("HardSwish",
+            [](NodeImporter &n) { return importUnary<HardSwishOp>(n); })
+      .Case("Elu",
+            [](NodeImporter &n) {
+              return importUnary<EluOp>(n, {{"alpha", 1.0f}});
+            })
+      .Case("Selu",
+            [](NodeImporter &n) {
+              return importUnary<SeluOp>(
+                  n, {{"alpha", 1.67326319217681884765625f},
+                      {"gamma", 1.05070102214813232421875f}});
+            })
+      .Case("Softplus",
+            [](NodeImporter &n) { return importUnary<SoftplusOp>(n); })
+      .Case("Softmax", importSoftmax<SoftmaxOp>)
+      .Case("LogSoftmax", importSoftmax<LogSoftmaxOp>)
+      // Linear algebra, convolution, pooling, normalisation.
+      .Case("Conv", importConv)
+      .Case("Gemm", importGemm)
+      .Case("MatMul", importBinary<MatMulOp>)
+      .Case("MaxPool", [](NodeImporter &n) { return importPool(n, true); })
+      .Case("AveragePool", [](NodeImporter &n) { return importPool(n, false); })
+      .Case("GlobalAveragePool", importGlobalPool<ReduceMeanOp>)
+      .Case("GlobalMaxPool", importGlobalPool<ReduceMaxOp>)
+      .Case("BatchNormalization", importBatchNorm)
+      .Case("LRN", importLRN)
+      // Reductions.
+      .Case("ReduceMean", importReduce<ReduceMeanOp>)
+      .Case("ReduceSum", importReduce<ReduceSumOp>)
+      .Case("ReduceMax", importReduce<ReduceMaxOp>)
+      .Case("ReduceMin", importReduce<ReduceMinOp>)
+      // Reshapes and data movement.
+      .Case("Flatten", importFlatten)
+      .Case("Reshape", importReshape)
+      .Case("Squeeze", importSqueeze)
+      .Case("Unsqueeze", importUnsqueeze)
+      .Case("Transpose", importTranspose)
+      .Case("Concat", importConcat)
+      .Case("Split", importSplit)
+      .Case("Slice", importSlice)
+      .Case("Gather", importGather)
+      .Case("Pad", importPad)
+      .Case("Expand", importExpand)
+      .Case("Tile", importTile)
+      .Case("Identity", importIdentity)
+      .Case("Dropout", importDropout)
+      // Constants, shapes and casts.
+      .Case("Constant", importConstant)
+      .Case("ConstantOfShape", importConstantOfShape)
+      .Case("Shape", importShape)
+      .Case("Cast", importCast)
+      .Default(nullptr);
+}

@@ -1,0 +1,183 @@
+"""lit test format running ONNX's backend node tests through `dlc run`.
+
+One lit test per (target, ONNX node test): `e2e/<target>/<test_name>`. The
+tests are the node tests of the ONNX test data (Debian's libonnx-testdata)
+whose operators are all in OPERATORS. The selection depends on the test
+data only, never on what dlc supports, so a regression cannot hide by
+dropping out of the suite.
+
+A target is tested when `<target>.expectations` exists next to this file.
+Each non-comment line of it is `<test_name> <reason>`: that test is expected
+to fail (XFAIL), so the suite fails both on an unexpected failure and on an
+unexpected pass (XPASS). The file itself is checked by the test
+`e2e/<target>/expectations`: a name that is not a selected test, a duplicate
+or a missing reason fails it. Adding a target is adding its expectations
+file.
+
+Run as a script (`python3 onnx_node_tests.py NODE_DIR`) it prints the
+selected test names, which is also how the lit config gets them when lit's
+own Python cannot import onnx.
+"""
+
+import os
+import subprocess
+import sys
+
+# The operator families of the foundation issue; see ARCHITECTURE.md.
+OPERATORS = frozenset(
+    """
+    Conv Gemm MatMul Add Sub Mul Div Pow Max Min Sum Mean Relu LeakyRelu PRelu
+    Sigmoid Tanh Clip Exp Log Sqrt Neg Abs Reciprocal Erf HardSigmoid
+    HardSwish Elu Selu Softplus Softmax LogSoftmax MaxPool AveragePool
+    GlobalAveragePool GlobalMaxPool BatchNormalization LRN ReduceMean
+    ReduceSum ReduceMax ReduceMin Flatten Reshape Transpose Squeeze Unsqueeze
+    Concat Split Slice Gather Pad Expand Tile Identity Dropout Constant Shape
+    Cast
+    """.split()
+)
+
+EXPECTATIONS_SUFFIX = ".expectations"
+EXPECTATIONS_TEST = "expectations"
+
+
+def _nodes(graph):
+    """Every node of `graph`, including those of nested subgraphs."""
+    for node in graph.node:
+        yield node
+        for attribute in node.attribute:
+            if attribute.HasField("g"):
+                yield from _nodes(attribute.g)
+            for subgraph in attribute.graphs:
+                yield from _nodes(subgraph)
+
+
+def select_node_tests(node_dir):
+    """Names of the node tests in `node_dir` made only of OPERATORS."""
+    import onnx
+
+    selected = []
+    for name in sorted(os.listdir(node_dir)):
+        model_path = os.path.join(node_dir, name, "model.onnx")
+        if not os.path.isfile(model_path):
+            continue
+        model = onnx.load(model_path, load_external_data=False)
+        nodes = list(_nodes(model.graph))
+        if nodes and all(
+            node.domain in ("", "ai.onnx") and node.op_type in OPERATORS
+            for node in nodes
+        ):
+            selected.append(name)
+    return selected
+
+
+def _select_in_subprocess(node_dir):
+    output = subprocess.run(
+        ["/usr/bin/python3", os.path.abspath(__file__), node_dir],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return output.split()
+
+
+def parse_expectations(path, selected):
+    """Returns ({test name: reason}, [problems]) for one expectations file."""
+    expected_failures = {}
+    problems = []
+    selected = set(selected)
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            name, _, reason = line.partition(" ")
+            reason = reason.strip()
+            where = "%s:%d: " % (os.path.basename(path), number)
+            if name not in selected:
+                problems.append(where + "'%s' is not a selected node test" % name)
+            elif name in expected_failures:
+                problems.append(where + "'%s' is listed twice" % name)
+            elif not reason:
+                problems.append(where + "'%s' has no reason" % name)
+            expected_failures[name] = reason
+    return expected_failures, problems
+
+
+if __name__ == "__main__":
+    print("\n".join(select_node_tests(sys.argv[1])))
+    sys.exit(0)
+
+import lit.formats
+import lit.Test
+import lit.util
+
+
+class ONNXNodeTestFormat(lit.formats.TestFormat):
+    def __init__(self, node_dir, expectations_dir, dlc, timeout):
+        self.node_dir = node_dir
+        self.expectations_dir = expectations_dir
+        self.dlc = dlc
+        self.timeout = timeout
+        # target -> problems found in its expectations file
+        self.problems = {}
+
+    def _selected(self):
+        try:
+            return select_node_tests(self.node_dir)
+        except ImportError:
+            return _select_in_subprocess(self.node_dir)
+
+    def getTestsInDirectory(self, testSuite, path_in_suite, litConfig, localConfig):
+        if not os.path.isdir(self.node_dir):
+            litConfig.error("ONNX node tests not found in %s (install "
+                            "libonnx-testdata)" % self.node_dir)
+            return
+        selected = self._selected()
+        for file_name in sorted(os.listdir(self.expectations_dir)):
+            if not file_name.endswith(EXPECTATIONS_SUFFIX):
+                continue
+            target = file_name[: -len(EXPECTATIONS_SUFFIX)]
+            expected_failures, self.problems[target] = parse_expectations(
+                os.path.join(self.expectations_dir, file_name), selected
+            )
+            yield lit.Test.Test(
+                testSuite, path_in_suite + (target, EXPECTATIONS_TEST), localConfig
+            )
+            for name in selected:
+                test = lit.Test.Test(
+                    testSuite, path_in_suite + (target, name), localConfig
+                )
+                if name in expected_failures:
+                    test.xfails = ["*"]
+                yield test
+
+    def execute(self, test, litConfig):
+        target, name = test.path_in_suite[-2:]
+        if name == EXPECTATIONS_TEST:
+            problems = self.problems[target]
+            if problems:
+                return lit.Test.Result(lit.Test.FAIL, "\n".join(problems) + "\n")
+            return lit.Test.Result(lit.Test.PASS)
+
+        command = [self.dlc, "run", os.path.join(self.node_dir, name),
+                   "--target", target]
+        try:
+            out, err, exit_code = lit.util.executeCommand(
+                command, timeout=self.timeout
+            )
+        except lit.util.ExecuteCommandTimeoutException as e:
+            return lit.Test.Result(
+                lit.Test.FAIL,
+                "$ %s\ntimed out after %d s\n%s%s"
+                % (" ".join(command), self.timeout, e.out, e.err),
+            )
+        output = "$ %s\n%s%s" % (" ".join(command), out, err)
+        if exit_code < 0:
+            # Nothing may crash on any input, expected failure or not.
+            return lit.Test.Result(
+                lit.Test.UNRESOLVED,
+                output + "dlc crashed (signal %d)\n" % -exit_code,
+            )
+        if exit_code != 0:
+            return lit.Test.Result(lit.Test.FAIL, output)
+        return lit.Test.Result(lit.Test.PASS, output)
