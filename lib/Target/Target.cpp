@@ -46,6 +46,7 @@ std::vector<llvm::StringRef> dlc::getRegisteredTargetNames() {
 }
 
 void dlc::registerTargetPipelines() {
+  registerHostTargetPasses();
   for (llvm::StringRef name : getRegisteredTargetNames()) {
     const Target *target = lookupTarget(name);
     // The registry copies the argument and the description.

@@ -127,7 +127,10 @@ constexpr llvm::StringLiteral kUsage =
     "      exit non-zero on a mismatch, on a bare model run random inputs\n"
     "  dlc targets\n"
     "      list the targets\n\n"
-    "MODEL: .onnx, ONNX text syntax (.onnxtxt), or .mlir in the dlc dialect.\n";
+    "MODEL: .onnx, ONNX text syntax (.onnxtxt), or .mlir in the dlc dialect\n"
+    "(a test directory may hold model.onnxtxt or model.mlir instead).\n"
+    "MLIR's options apply too (--mlir-print-ir-after-all, --mlir-timing, ...;\n"
+    "see --help-hidden).\n";
 
 using Clock = std::chrono::steady_clock;
 
@@ -213,6 +216,11 @@ LogicalResult runPipeline(const Target &target, ModuleOp module) {
   PassManager pm(module.getContext());
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
+  // Reports per-pass times on --mlir-timing when it goes out of scope.
+  DefaultTimingManager timingManager;
+  applyDefaultTimingManagerCLOptions(timingManager);
+  TimingScope timingScope = timingManager.getRootScope();
+  pm.enableTiming(timingScope);
   target.buildPipeline(pm);
   return pm.run(module);
 }

@@ -65,4 +65,30 @@ def MemRefCopyToLinalg : Pass<"dlc-memref-copy-to-linalg"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def FlattenMemRefGlobals : Pass<"dlc-flatten-memref-globals", "mlir::ModuleOp"> {
+  let summary = "Store constant memref globals as 1-D arrays";
+  let description = [{
+    The LLVM translation of a rank-k global builds one LLVM constant per
+    innermost row: a 2048x512x1x1 weight becomes a million one-element
+    arrays, which makes translation and JIT compilation of a model like
+    ResNet-50 take minutes. Stored 1-D, each global is one flat constant
+    (the dense_resource blob is reused as it is); every `memref.get_global`
+    gets the original shape back through a `memref.expand_shape` view.
+
+    Before:
+    ```mlir
+    memref.global "private" constant @w : memref<8x4x1x1xf32> = dense_resource<w>
+    %0 = memref.get_global @w : memref<8x4x1x1xf32>
+    ```
+    After:
+    ```mlir
+    memref.global "private" constant @w : memref<32xf32> = dense_resource<w>
+    %flat = memref.get_global @w : memref<32xf32>
+    %0 = memref.expand_shape %flat [[0, 1, 2, 3]] output_shape [8, 4, 1, 1]
+        : memref<32xf32> into memref<8x4x1x1xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 #endif // DLC_CONVERSION_PASSES_TD

@@ -504,6 +504,8 @@ public:
 
 private:
   LogicalResult importOpset();
+  /// The version the model imports of a non-default domain (0 if none).
+  int64_t getDomainOpset(StringRef domain) const;
   /// The value of an ONNX name; null if undefined, failure if it is a
   /// broken initializer (reported).
   FailureOr<Value> lookupValue(StringRef name);
@@ -530,6 +532,13 @@ private:
 
 } // namespace
 
+int64_t ModelImporter::getDomainOpset(StringRef domain) const {
+  for (const onnx::OperatorSetIdProto &entry : model.opset_import())
+    if (entry.domain() == domain)
+      return entry.version();
+  return 0;
+}
+
 LogicalResult ModelImporter::importOpset() {
   bool found = false;
   for (const onnx::OperatorSetIdProto &entry : model.opset_import()) {
@@ -541,11 +550,47 @@ LogicalResult ModelImporter::importOpset() {
   if (!found)
     return emitError(moduleLoc)
            << "the model imports no opset of the default ONNX domain";
-  if (opset < 7 || opset > 17)
+  // Opsets 1 to 6 are accepted too: most operators kept their meaning (Elu,
+  // GlobalAveragePool, ...); the few legacy forms that changed meaning are
+  // rejected node by node in checkLegacyForm.
+  if (opset < 1 || opset > 17)
     return emitError(moduleLoc)
            << "opset " << opset
            << " of the default ONNX domain is not supported (dlc supports "
-              "opsets 7 to 17)";
+              "opsets 1 to 17; opsets below 7 without their legacy forms)";
+  return success();
+}
+
+/// The operator forms of opsets before 7 whose meaning differs from what the
+/// operator importers implement: the `broadcast`/`axis` attributes of the
+/// arithmetic ops (before numpy broadcasting), Cast's string `to` (before
+/// 6), Tile's `tiles`/`axis` inputs (before 6), Reshape's `shape` attribute
+/// (before 5) and Pad's `paddings` (before 2). `consumed_inputs` (before 6)
+/// was an allocation hint without meaning and is ignored.
+static LogicalResult checkLegacyForm(const onnx::NodeProto &node,
+                                     int64_t opset, Location loc) {
+  if (opset >= 7)
+    return success();
+  auto legacy = [&](StringRef what) {
+    return emitError(loc) << "legacy form of '" << node.op_type()
+                          << "' in opset " << opset << " (" << what
+                          << ") is not supported";
+  };
+  StringRef opType = node.op_type();
+  for (const onnx::AttributeProto &attr : node.attribute()) {
+    if (attr.name() == "broadcast" && attr.i() != 0)
+      return legacy("`broadcast` attribute: limited broadcasting before "
+                    "opset 7");
+    if (opType == "Cast" && attr.name() == "to" &&
+        attr.type() == onnx::AttributeProto::STRING)
+      return legacy("string `to` attribute");
+    if (opType == "Reshape" && attr.name() == "shape")
+      return legacy("`shape` attribute");
+    if (opType == "Pad" && attr.name() == "paddings")
+      return legacy("`paddings` attribute");
+  }
+  if (opType == "Tile" && opset < 6)
+    return legacy("`tiles` and `axis` inputs");
   return success();
 }
 
@@ -726,7 +771,7 @@ LogicalResult ModelImporter::importNode(const onnx::NodeProto &node,
 
   OpImportFn importFn =
       isDefaultDomain(node) ? lookupOpImporter(node.op_type()) : nullptr;
-  LogicalResult result = success();
+  LogicalResult result = checkLegacyForm(node, opset, loc);
   auto lookup = [this](StringRef name) { return lookupValue(name); };
   NodeImporter importer(node, opset, loc, builder, lookup);
   if (!importFn) {
@@ -735,9 +780,10 @@ LogicalResult ModelImporter::importNode(const onnx::NodeProto &node,
     if (isDefaultDomain(node))
       diag << " (opset " << opset << ")";
     else
-      diag << " of domain '" << node.domain() << "'";
+      diag << " of domain '" << node.domain() << "' (opset "
+           << getDomainOpset(node.domain()) << ")";
     result = failure();
-  } else {
+  } else if (succeeded(result)) {
     result = importFn(importer);
   }
 

@@ -201,8 +201,7 @@ void convertLargeInitializersToBytes(llvm::Module &llvmModule) {
   const llvm::DataLayout &layout = llvmModule.getDataLayout();
   for (llvm::GlobalVariable &global :
        llvm::make_early_inc_range(llvmModule.globals())) {
-    if (!global.hasInitializer() ||
-        !global.getValueType()->isArrayTy() ||
+    if (!global.hasInitializer() || !global.getValueType()->isArrayTy() ||
         layout.getTypeAllocSize(global.getValueType()) < kMinBytes)
       continue;
     std::string bytes;
@@ -420,6 +419,10 @@ public:
 };
 
 } // namespace
+
+void dlc::registerHostTargetPasses() {
+  PassRegistration<PrepareHostEntryPass>();
+}
 
 std::unique_ptr<Target> dlc::createHostTarget() {
   return std::make_unique<HostTarget>();

@@ -19,6 +19,18 @@ struct ONNXImportOptions {
 /// Imports an ONNX model given as the bytes of a binary .onnx file or as
 /// ONNX's text syntax (detected from the content). `sourceName` names the
 /// input in diagnostics. Returns null after emitting diagnostics on error.
+///
+/// The model is checked (onnx::checker) and shape-inferred (strict) first.
+/// The result is a module named after the graph with one function,
+/// `options.entryName`, whose arguments are the graph inputs that are not
+/// initializers and whose arguments and results carry `dlc.name` (the ONNX
+/// value names). Ops are in the dlc dialect, located at the ONNX node names
+/// (`<OpType>_<index>` for unnamed nodes). Initializers and Constant tensors
+/// of more than 16 elements become `dense_resource` blobs that take over the
+/// protobuf's raw_data without copying it. Element types: f32, f64, f16,
+/// int8..int64, bool (i1); unsigned ONNX types become signless integers of
+/// the same width (arith rejects `ui8`), so their values above the signed
+/// range read back negative. Opsets 7 to 17 of the default domain.
 mlir::OwningOpRef<mlir::ModuleOp>
 importONNX(llvm::StringRef buffer, llvm::StringRef sourceName,
            mlir::MLIRContext *context, const ONNXImportOptions &options = {});

@@ -10,6 +10,10 @@ namespace dlc {
 /// The numerical reference every other target is checked against.
 std::unique_ptr<Target> createHostTarget();
 
+/// Registers the host target's own pass (`--dlc-host-prepare-entry`, the
+/// first of its pipeline) with the pass registry.
+void registerHostTargetPasses();
+
 } // namespace dlc
 
 #endif // DLC_TARGET_HOST_HOSTTARGET_H
