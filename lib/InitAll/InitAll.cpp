@@ -6,6 +6,7 @@
 #include "dlc/Dialect/DLC/IR/DLCDialect.h"
 #include "dlc/Import/ONNX/ONNXImporter.h"
 #include "dlc/Target/Target.h"
+#include "dlc/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 
@@ -15,6 +16,7 @@ void dlc::registerAllDialects(mlir::DialectRegistry &registry) {
 
 void dlc::registerAllPasses() {
   dlc::registerDLCConversionPasses();
+  dlc::registerDLCTransformsPasses();
   dlc::registerTargetPipelines();
 }
 

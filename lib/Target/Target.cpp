@@ -4,6 +4,7 @@
 
 #include "dlc/Target/Host/HostPipeline.h"
 #include "dlc/Target/Host/HostTarget.h"
+#include "dlc/Target/Host/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringMap.h"
@@ -46,7 +47,7 @@ std::vector<llvm::StringRef> dlc::getRegisteredTargetNames() {
 }
 
 void dlc::registerTargetPipelines() {
-  registerHostTargetPasses();
+  registerDLCHostPasses();
   for (llvm::StringRef name : getRegisteredTargetNames()) {
     const Target *target = lookupTarget(name);
     // The registry copies the argument and the description.

@@ -76,7 +76,7 @@ const Target *lookupTarget(llvm::StringRef name);
 /// Names of every registered target, sorted.
 std::vector<llvm::StringRef> getRegisteredTargetNames();
 
-/// Registers every built-in target and its named pipeline
+/// Registers every built-in target, its passes and its named pipeline
 /// (`--dlc-<name>-pipeline` in dlc-opt).
 void registerTargetPipelines();
 

@@ -11,6 +11,8 @@
 #include "dlc/Target/Host/HostPipeline.h"
 
 #include "dlc/Conversion/Passes.h"
+#include "dlc/Target/Host/Passes.h"
+#include "dlc/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/Transforms/Passes.h"

@@ -23,6 +23,7 @@
 
 #include "dlc/Support/EntrySignature.h"
 #include "dlc/Target/Host/HostPipeline.h"
+#include "dlc/Target/Host/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -49,10 +50,6 @@
 using namespace mlir;
 using namespace dlc;
 
-/// Module attribute holding the tensor-level entry signature:
-/// {function = "main", type = (...) -> (...), arg_attrs = [...],
-///  res_attrs = [...]}.
-static constexpr llvm::StringLiteral kHostEntryAttr = "dlc.host_entry";
 
 /// MLIR's runtime support (memrefCopy, ...) that lowered code may call.
 static constexpr llvm::StringLiteral kRuntimeLibrary =
@@ -60,52 +57,7 @@ static constexpr llvm::StringLiteral kRuntimeLibrary =
 
 namespace {
 
-/// Marks the entry function for the C interface and records its signature
-/// on the module (see the file comment).
-struct PrepareHostEntryPass
-    : PassWrapper<PrepareHostEntryPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PrepareHostEntryPass)
-
-  StringRef getArgument() const override { return "dlc-host-prepare-entry"; }
-  StringRef getDescription() const override {
-    return "Export the entry function with the C interface and record its "
-           "tensor signature for the host executor";
-  }
-
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    func::FuncOp entry = getEntryFunction(module);
-    if (!entry) {
-      module.emitError("no entry function: expected @main or exactly one "
-                       "function with a body");
-      return signalPassFailure();
-    }
-    // Fails, with a diagnostic, on types the executor cannot pass.
-    if (failed(getEntrySignature(entry)))
-      return signalPassFailure();
-
-    MLIRContext *context = &getContext();
-    Builder builder(context);
-    SmallVector<NamedAttribute> fields = {
-        builder.getNamedAttr("function", entry.getSymNameAttr()),
-        builder.getNamedAttr("type", TypeAttr::get(entry.getFunctionType()))};
-    if (ArrayAttr argAttrs = entry.getArgAttrsAttr())
-      fields.push_back(builder.getNamedAttr("arg_attrs", argAttrs));
-    if (ArrayAttr resAttrs = entry.getResAttrsAttr())
-      fields.push_back(builder.getNamedAttr("res_attrs", resAttrs));
-    module->setAttr(kHostEntryAttr, builder.getDictionaryAttr(fields));
-    // The names are recorded now; LLVM IR has no place for them and its
-    // translation warns about every non-LLVM parameter attribute.
-    for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i)
-      entry.removeArgAttr(i, kONNXNameAttr);
-    for (unsigned i = 0, e = entry.getNumResults(); i < e; ++i)
-      entry.removeResultAttr(i, StringAttr::get(context, kONNXNameAttr));
-    entry->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                   UnitAttr::get(context));
-  }
-};
-
-/// The signature recorded by PrepareHostEntryPass.
+/// The signature recorded by the dlc-host-prepare-entry pass.
 FailureOr<EntrySignature> getRecordedSignature(ModuleOp module) {
   auto entry = module->getAttrOfType<DictionaryAttr>(kHostEntryAttr);
   auto function = entry ? entry.getAs<StringAttr>("function") : nullptr;
@@ -338,7 +290,7 @@ public:
   }
 
   void buildPipeline(OpPassManager &pm) const override {
-    pm.addPass(std::make_unique<PrepareHostEntryPass>());
+    pm.addPass(createPrepareHostEntry());
     buildHostPipeline(pm);
   }
 
@@ -419,10 +371,6 @@ public:
 };
 
 } // namespace
-
-void dlc::registerHostTargetPasses() {
-  PassRegistration<PrepareHostEntryPass>();
-}
 
 std::unique_ptr<Target> dlc::createHostTarget() {
   return std::make_unique<HostTarget>();

@@ -10,9 +10,10 @@ namespace dlc {
 /// The numerical reference every other target is checked against.
 std::unique_ptr<Target> createHostTarget();
 
-/// Registers the host target's own pass (`--dlc-host-prepare-entry`, the
-/// first of its pipeline) with the pass registry.
-void registerHostTargetPasses();
+/// Module attribute in which the dlc-host-prepare-entry pass records the
+/// tensor-level entry signature: {function = "main", type = (...) -> (...),
+/// arg_attrs = [...], res_attrs = [...]}.
+inline constexpr llvm::StringLiteral kHostEntryAttr = "dlc.host_entry";
 
 } // namespace dlc
 

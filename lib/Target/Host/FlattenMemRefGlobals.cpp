@@ -1,6 +1,6 @@
 //===- FlattenMemRefGlobals.cpp - constant globals as 1-D arrays ----------===//
 
-#include "dlc/Conversion/Passes.h"
+#include "dlc/Target/Host/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
@@ -13,7 +13,7 @@
 
 namespace dlc {
 #define GEN_PASS_DEF_FLATTENMEMREFGLOBALS
-#include "dlc/Conversion/Passes.h.inc"
+#include "dlc/Target/Host/Passes.h.inc"
 } // namespace dlc
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- MemRefCopyToLinalg.cpp - memref.copy as linalg.copy ----------------===//
 
-#include "dlc/Conversion/Passes.h"
+#include "dlc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -9,7 +9,7 @@
 
 namespace dlc {
 #define GEN_PASS_DEF_MEMREFCOPYTOLINALG
-#include "dlc/Conversion/Passes.h.inc"
+#include "dlc/Transforms/Passes.h.inc"
 } // namespace dlc
 
 using namespace mlir;

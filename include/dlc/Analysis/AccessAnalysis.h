@@ -1,0 +1,232 @@
+//===- AccessAnalysis.h - polyhedral view of affine loop nests --*- C++ -*-===//
+//
+// Iteration domains and access relations of affine loop nests as integer
+// sets and maps (backed by isl), and the queries the shared affine memory
+// passes ask: tile footprints, distinct elements touched, injectivity,
+// inversion and composition of accesses, pure-copy detection.
+//
+// isl stays behind this header: sets and maps are value types that own their
+// isl object, and every object belongs to an `AnalysisContext` that must
+// outlive it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_ANALYSIS_ACCESSANALYSIS_H
+#define DLC_ANALYSIS_ACCESSANALYSIS_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/IR/AsmState.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+struct isl_ctx;
+struct isl_set;
+struct isl_map;
+
+namespace dlc {
+
+/// Owns the isl context and the printable names of IR values (as the printer
+/// shows them, `%alloc_2` -> `alloc_2`), which name loops and buffers in sets
+/// and maps.
+class AnalysisContext {
+public:
+  /// Names values as they print inside `scope` (usually a module or func).
+  explicit AnalysisContext(mlir::Operation *scope);
+  ~AnalysisContext();
+  AnalysisContext(const AnalysisContext &) = delete;
+  AnalysisContext &operator=(const AnalysisContext &) = delete;
+
+  isl_ctx *getIslContext() const { return ctx; }
+  /// A name usable as an isl identifier, unique per value.
+  std::string getName(mlir::Value value);
+
+private:
+  isl_ctx *ctx;
+  mlir::AsmState asmState;
+  llvm::DenseMap<mlir::Value, std::string> names;
+};
+
+/// A set of integer points (possibly a union of pieces, with parameters for
+/// symbols of the IR).
+class PresburgerPointSet {
+public:
+  PresburgerPointSet() = default;
+  explicit PresburgerPointSet(isl_set *owned) : set(owned) {}
+  PresburgerPointSet(const PresburgerPointSet &other);
+  PresburgerPointSet(PresburgerPointSet &&other) : set(other.set) {
+    other.set = nullptr;
+  }
+  PresburgerPointSet &operator=(PresburgerPointSet other);
+  ~PresburgerPointSet();
+
+  bool isNull() const { return set == nullptr; }
+  bool isEmpty() const;
+  /// Exact number of points; nullopt when the set is unbounded or has
+  /// parameters.
+  std::optional<int64_t> countPoints() const;
+  /// Per-dimension [min, max] of a bounded, parameter-free set.
+  std::optional<llvm::SmallVector<std::pair<int64_t, int64_t>>>
+  getBoundingBox() const;
+  PresburgerPointSet unite(const PresburgerPointSet &other) const;
+  PresburgerPointSet intersect(const PresburgerPointSet &other) const;
+  bool isEqual(const PresburgerPointSet &other) const;
+  std::string str() const;
+  isl_set *get() const { return set; }
+
+private:
+  isl_set *set = nullptr;
+};
+
+/// A relation between integer tuples (possibly piecewise).
+class PresburgerRelation {
+public:
+  PresburgerRelation() = default;
+  explicit PresburgerRelation(isl_map *owned) : map(owned) {}
+  PresburgerRelation(const PresburgerRelation &other);
+  PresburgerRelation(PresburgerRelation &&other) : map(other.map) {
+    other.map = nullptr;
+  }
+  PresburgerRelation &operator=(PresburgerRelation other);
+  ~PresburgerRelation();
+
+  bool isNull() const { return map == nullptr; }
+  bool isEmpty() const;
+  /// Every input maps to at most one output (a function).
+  bool isSingleValued() const;
+  /// No two inputs map to the same output.
+  bool isInjective() const;
+  PresburgerRelation inverse() const;
+  /// `this` then `next`: { x -> z : exists y. x -> y in this, y -> z in next }.
+  PresburgerRelation compose(const PresburgerRelation &next) const;
+  PresburgerPointSet domain() const;
+  PresburgerPointSet range() const;
+  PresburgerRelation intersectDomain(const PresburgerPointSet &set) const;
+  /// Image of `set` under the relation.
+  PresburgerPointSet apply(const PresburgerPointSet &set) const;
+  /// Number of disjoint pieces of the relation written as a piecewise
+  /// quasi-affine function (only meaningful when single-valued).
+  std::optional<unsigned> countAffinePieces() const;
+  bool isEqual(const PresburgerRelation &other) const;
+  std::string str() const;
+  isl_map *get() const { return map; }
+
+private:
+  isl_map *map = nullptr;
+};
+
+/// One loop of a nest, in pre-order.
+struct LoopInfo {
+  mlir::affine::AffineForOp loop;
+  std::string name;
+  unsigned depth;
+  /// Constant trip count, when the bounds are constant.
+  std::optional<uint64_t> tripCount;
+};
+
+/// One memory access of a nest.
+struct AccessRelation {
+  mlir::Operation *op;
+  bool isWrite;
+  /// The memref the op accesses, and the allocation (or argument, or global)
+  /// it is a view of through static subview / expand_shape / collapse_shape.
+  mlir::Value memref;
+  mlir::Value rootMemref;
+  /// Loops enclosing the access, outermost first (indices into the nest's
+  /// loops).
+  llvm::SmallVector<unsigned> enclosingLoops;
+  /// Iterations of the enclosing loops that execute the access.
+  PresburgerPointSet domain;
+  /// Iteration -> element of `memref`, and iteration -> element of
+  /// `rootMemref`, restricted to `domain`.
+  PresburgerRelation relation;
+  PresburgerRelation rootRelation;
+};
+
+/// An access that cannot be described by an affine relation.
+struct NonAffineAccess {
+  mlir::Operation *op;
+  std::string reason;
+};
+
+/// Distinct elements of a buffer touched by (part of) a nest.
+struct Footprint {
+  /// Exact number of distinct elements.
+  int64_t elements = 0;
+  /// Extent of the bounding box per dimension: what a rectangular transfer
+  /// moves. When the box is for a tile, it is the same for every tile.
+  llvm::SmallVector<int64_t> boxSizes;
+  int64_t boxElements = 0;
+  int64_t elementBytes = 0;
+  int64_t bytes() const { return elements * elementBytes; }
+  int64_t boxBytes() const { return boxElements * elementBytes; }
+};
+
+/// A nest each of whose iterations loads one element and stores it
+/// unchanged: transpose, reshape, slice, concat halves, pad interiors, ...
+struct CopyNest {
+  const AccessRelation *load;
+  const AccessRelation *store;
+};
+
+/// The polyhedral view of one affine loop nest rooted at an `affine.for`.
+class NestAnalysis {
+public:
+  NestAnalysis(AnalysisContext &context, mlir::affine::AffineForOp root);
+
+  mlir::affine::AffineForOp getRoot() const { return root; }
+  llvm::ArrayRef<LoopInfo> getLoops() const { return loops; }
+  llvm::ArrayRef<AccessRelation> getAccesses() const { return accesses; }
+  /// Accesses (or other memory effects) the analysis cannot describe. When
+  /// non-empty, footprints and copy detection are not answered.
+  llvm::ArrayRef<NonAffineAccess> getNonAffineAccesses() const {
+    return nonAffine;
+  }
+  bool isAffine() const { return nonAffine.empty(); }
+
+  /// Buffers (roots of the accessed memrefs) in first-access order.
+  llvm::SmallVector<mlir::Value> getRootMemrefs() const;
+
+  /// Distinct elements of `rootMemref` touched by the whole nest.
+  std::optional<Footprint> getFootprint(mlir::Value rootMemref) const;
+
+  /// Distinct elements of `rootMemref` touched by one tile of the outermost
+  /// band: loop k (k-th loop of the perfectly nested prefix) runs `tileSizes[k]`
+  /// consecutive iterations (1 fixes it, 0 or a missing entry means its full
+  /// range). `elements` is exact for the first tile, which is full and, with
+  /// affine accesses and box domains, the same as every full tile; the box
+  /// is the fixed-size box that covers every tile's footprint.
+  std::optional<Footprint>
+  getTileFootprint(mlir::Value rootMemref,
+                   llvm::ArrayRef<int64_t> tileSizes) const;
+
+  /// The perfectly nested loops from the root down (the band tiles act on).
+  unsigned getBandDepth() const;
+
+  /// The load/store pair when the nest is a pure copy.
+  std::optional<CopyNest> getPureCopy() const;
+
+private:
+  std::optional<Footprint> footprintOf(mlir::Value rootMemref,
+                                       const PresburgerPointSet *tile) const;
+
+  AnalysisContext &context;
+  mlir::affine::AffineForOp root;
+  llvm::SmallVector<LoopInfo> loops;
+  llvm::SmallVector<AccessRelation> accesses;
+  llvm::SmallVector<NonAffineAccess> nonAffine;
+};
+
+/// Reader iteration -> source element of a copy, for a `reader` access of the
+/// buffer `copy` writes: the reader's access composed with the inverse of the
+/// copy's store and with the copy's load. Null when the store is not
+/// injective (the read value would not be determined by one copy iteration)
+/// or the buffers differ.
+PresburgerRelation composeThroughCopy(const AccessRelation &reader,
+                                      const CopyNest &copy);
+
+} // namespace dlc
+
+#endif // DLC_ANALYSIS_ACCESSANALYSIS_H

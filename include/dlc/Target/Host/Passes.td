@@ -1,0 +1,61 @@
+//===- Passes.td - the host target's own passes ------------*- tablegen -*-===//
+#ifndef DLC_TARGET_HOST_PASSES_TD
+#define DLC_TARGET_HOST_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def PrepareHostEntry : Pass<"dlc-host-prepare-entry", "mlir::ModuleOp"> {
+  let summary = "Export the entry with the C interface and record its tensor signature";
+  let description = [{
+    The first pass of the host pipeline. The entry function (`@main`, or the
+    only function with a body) gets `llvm.emit_c_interface`, so the LLVM
+    module exports `_mlir_ciface_main` taking one memref descriptor per
+    input and output: the one ABI shared by the JIT and the emitted object
+    file. The lowering erases tensor types and ONNX names, so the pass
+    records the tensor-level signature on the module (`dlc.host_entry`),
+    which the executor reads back to check inputs and allocate outputs.
+
+    Before:
+    ```mlir
+    func.func @main(%x: tensor<4xf32> {dlc.name = "x"}) -> (tensor<4xf32> {dlc.name = "y"})
+    ```
+    After:
+    ```mlir
+    module attributes {dlc.host_entry = {
+        arg_attrs = [{dlc.name = "x"} ], function = "main",
+        res_attrs = [{dlc.name = "y"} ],
+        type = (tensor<4xf32>) -> tensor<4xf32>}} {
+      func.func @main(%x: tensor<4xf32>) -> tensor<4xf32>
+          attributes {llvm.emit_c_interface}
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+def FlattenMemRefGlobals : Pass<"dlc-flatten-memref-globals", "mlir::ModuleOp"> {
+  let summary = "Store constant memref globals as 1-D arrays";
+  let description = [{
+    The LLVM translation of a rank-k global builds one LLVM constant per
+    innermost row: a 2048x512x1x1 weight becomes a million one-element
+    arrays, which makes translation and JIT compilation of a model like
+    ResNet-50 take minutes. Stored 1-D, each global is one flat constant
+    (the dense_resource blob is reused as it is); every `memref.get_global`
+    gets the original shape back through a `memref.expand_shape` view.
+
+    Before:
+    ```mlir
+    memref.global "private" constant @w : memref<8x4x1x1xf32> = dense_resource<w>
+    %0 = memref.get_global @w : memref<8x4x1x1xf32>
+    ```
+    After:
+    ```mlir
+    memref.global "private" constant @w : memref<32xf32> = dense_resource<w>
+    %flat = memref.get_global @w : memref<32xf32>
+    %0 = memref.expand_shape %flat [[0, 1, 2, 3]] output_shape [8, 4, 1, 1]
+        : memref<32xf32> into memref<8x4x1x1xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+#endif // DLC_TARGET_HOST_PASSES_TD
