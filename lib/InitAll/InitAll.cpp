@@ -2,6 +2,7 @@
 
 #include "dlc/InitAll.h"
 
+#include "dlc/Analysis/Passes.h"
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Dialect/DLC/IR/DLCDialect.h"
 #include "dlc/Import/ONNX/ONNXImporter.h"
@@ -15,6 +16,7 @@ void dlc::registerAllDialects(mlir::DialectRegistry &registry) {
 }
 
 void dlc::registerAllPasses() {
+  dlc::registerDLCAnalysisPasses();
   dlc::registerDLCConversionPasses();
   dlc::registerDLCTransformsPasses();
   dlc::registerTargetPipelines();

@@ -39,8 +39,6 @@ static LogicalResult getTensorSpec(Location loc, Type type,
     return emitError(loc) << what << " has unsupported element type "
                           << tensorType.getElementType();
   spec.kind = *kind;
-  spec.isSignlessInteger = tensorType.getElementType().isSignlessInteger() &&
-                           *kind != ElementKind::Bool;
   spec.shape.assign(tensorType.getShape().begin(), tensorType.getShape().end());
   if (attrs)
     if (auto name = attrs.getAs<StringAttr>(kONNXNameAttr))

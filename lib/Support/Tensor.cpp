@@ -76,13 +76,6 @@ bool dlc::isFloatKind(ElementKind kind) {
          kind == ElementKind::F16;
 }
 
-bool dlc::haveSameIntegerStorage(ElementKind a, ElementKind b) {
-  auto isInteger = [](ElementKind kind) {
-    return !isFloatKind(kind) && kind != ElementKind::Bool;
-  };
-  return isInteger(a) && isInteger(b) && getElementSize(a) == getElementSize(b);
-}
-
 std::optional<ElementKind> dlc::getElementKindFromONNX(int32_t onnxDataType) {
   using onnx::TensorProto;
   switch (onnxDataType) {

@@ -17,6 +17,7 @@
 #include "mlir/IR/AsmState.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <memory>
 #include <optional>
@@ -42,11 +43,17 @@ public:
   isl_ctx *getIslContext() const { return ctx; }
   /// A name usable as an isl identifier, unique per value.
   std::string getName(mlir::Value value);
+  /// A fresh name for the iteration tuple of a nest ("S0", "S1", ...):
+  /// relations of different nests can then be united without mixing up
+  /// their iterations.
+  std::string getFreshNestName() { return "S" + std::to_string(nestCount++); }
 
 private:
   isl_ctx *ctx;
+  unsigned nestCount = 0;
   mlir::AsmState asmState;
   llvm::DenseMap<mlir::Value, std::string> names;
+  llvm::StringSet<> usedNames;
 };
 
 /// A set of integer points (possibly a union of pieces, with parameters for
@@ -109,8 +116,13 @@ public:
   /// Number of disjoint pieces of the relation written as a piecewise
   /// quasi-affine function (only meaningful when single-valued).
   std::optional<unsigned> countAffinePieces() const;
+  PresburgerRelation unite(const PresburgerRelation &other) const;
   bool isEqual(const PresburgerRelation &other) const;
   std::string str() const;
+  /// The relation written as a piecewise quasi-affine function
+  /// (`{ S[i] -> A[(floor(i/4)), (i mod 4)] : ... }`) when single-valued,
+  /// else as `str()`.
+  std::string functionStr() const;
   isl_map *get() const { return map; }
 
 private:
@@ -165,7 +177,8 @@ struct Footprint {
 };
 
 /// A nest each of whose iterations loads one element and stores it
-/// unchanged: transpose, reshape, slice, concat halves, pad interiors, ...
+/// unchanged into another buffer: transpose, reshape, slice, concat halves,
+/// pad interiors, ...
 struct CopyNest {
   const AccessRelation *load;
   const AccessRelation *store;
@@ -177,6 +190,8 @@ public:
   NestAnalysis(AnalysisContext &context, mlir::affine::AffineForOp root);
 
   mlir::affine::AffineForOp getRoot() const { return root; }
+  /// Name of the iteration tuple of this nest's relations.
+  llvm::StringRef getName() const { return name; }
   llvm::ArrayRef<LoopInfo> getLoops() const { return loops; }
   llvm::ArrayRef<AccessRelation> getAccesses() const { return accesses; }
   /// Accesses (or other memory effects) the analysis cannot describe. When
@@ -193,11 +208,12 @@ public:
   std::optional<Footprint> getFootprint(mlir::Value rootMemref) const;
 
   /// Distinct elements of `rootMemref` touched by one tile of the outermost
-  /// band: loop k (k-th loop of the perfectly nested prefix) runs `tileSizes[k]`
-  /// consecutive iterations (1 fixes it, 0 or a missing entry means its full
-  /// range). `elements` is exact for the first tile, which is full and, with
-  /// affine accesses and box domains, the same as every full tile; the box
-  /// is the fixed-size box that covers every tile's footprint.
+  /// band: loop k (k-th loop of the perfectly nested prefix) runs
+  /// `tileSizes[k]` consecutive iterations (1 fixes it, 0 or a missing entry
+  /// means its full range; entries beyond the band are ignored). `elements` is
+  /// exact for the first tile, which is full and, with affine accesses and box
+  /// domains, the same as every full tile; the box is the fixed-size box that
+  /// covers every tile's footprint.
   std::optional<Footprint>
   getTileFootprint(mlir::Value rootMemref,
                    llvm::ArrayRef<int64_t> tileSizes) const;
@@ -209,23 +225,32 @@ public:
   std::optional<CopyNest> getPureCopy() const;
 
 private:
-  std::optional<Footprint> footprintOf(mlir::Value rootMemref,
-                                       const PresburgerPointSet *tile) const;
-
   AnalysisContext &context;
   mlir::affine::AffineForOp root;
+  std::string name;
   llvm::SmallVector<LoopInfo> loops;
   llvm::SmallVector<AccessRelation> accesses;
   llvm::SmallVector<NonAffineAccess> nonAffine;
 };
 
-/// Reader iteration -> source element of a copy, for a `reader` access of the
-/// buffer `copy` writes: the reader's access composed with the inverse of the
-/// copy's store and with the copy's load. Null when the store is not
-/// injective (the read value would not be determined by one copy iteration)
-/// or the buffers differ.
-PresburgerRelation composeThroughCopy(const AccessRelation &reader,
-                                      const CopyNest &copy);
+/// What a read of a copied buffer reads from one source buffer.
+struct ReadThroughCopies {
+  mlir::Value source;
+  /// Reader iteration -> element of `source`; piecewise when several copies
+  /// read that source (concat of a tensor with itself, pad).
+  PresburgerRelation relation;
+};
+
+/// For a `reader` access of a buffer that `copies` write: the reader's
+/// access composed with the inverse of each copy's store and with its load,
+/// grouped by source buffer (concat of two inputs gives two entries). The
+/// union of the entries' domains is the part of the read the copies cover
+/// (compare with `reader.domain`). Fails when a store is not injective or
+/// two copies write the same element (the value read would not be
+/// determined by one copy iteration), or a copy writes another buffer.
+mlir::FailureOr<llvm::SmallVector<ReadThroughCopies>>
+composeThroughCopies(const AccessRelation &reader,
+                     llvm::ArrayRef<CopyNest> copies);
 
 } // namespace dlc
 

@@ -18,8 +18,9 @@ def ConvertDLCToLinalg : Pass<"convert-dlc-to-linalg", "mlir::ModuleOp"> {
     explicit `tensor.pad` (0, -inf), `ceil_mode` is extra end padding that is
     never counted, average pooling divides by per-position counts computed
     at compile time, softmax subtracts the maximum, integer division never
-    traps. Ops on element types the lowering cannot compute on (unsigned
-    integers) are reported on the op, and the pass fails.
+    traps. Unsigned integers (`ui8`...) compute on signless values with the
+    unsigned arith ops (`divui`, `maxui`, `uitofp`, ...); the functions'
+    signatures become signless.
 
     Before:
     ```mlir

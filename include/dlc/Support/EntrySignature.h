@@ -25,21 +25,16 @@ inline constexpr llvm::StringLiteral kONNXNameAttr = "dlc.name";
 
 struct TensorSpec {
   std::string name;
-  /// Signless integers (the importer's unsigned ONNX types too) have a
-  /// signed kind here; see `accepts`.
+  /// Signless integers have a signed kind, unsigned ones (the importer's
+  /// type for ONNX's unsigned types) an unsigned kind.
   ElementKind kind = ElementKind::F32;
   std::vector<int64_t> shape;
-  /// The MLIR type is a signless integer: its bytes may be passed as either
-  /// signedness.
-  bool isSignlessInteger = false;
 
   /// Whether a tensor of `otherKind` and `otherShape` can be passed here (or
   /// compared with what comes out of here).
   bool accepts(ElementKind otherKind,
                llvm::ArrayRef<int64_t> otherShape) const {
-    return llvm::ArrayRef<int64_t>(shape) == otherShape &&
-           (otherKind == kind ||
-            (isSignlessInteger && haveSameIntegerStorage(otherKind, kind)));
+    return llvm::ArrayRef<int64_t>(shape) == otherShape && otherKind == kind;
   }
 
   std::string getTypeString() const { return formatTensorType(kind, shape); }

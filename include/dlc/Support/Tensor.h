@@ -42,9 +42,6 @@ enum class ElementKind {
 size_t getElementSize(ElementKind kind);
 llvm::StringRef stringifyElementKind(ElementKind kind);
 bool isFloatKind(ElementKind kind);
-/// Whether `a` and `b` are integer kinds of the same width (i8 and u8, ...):
-/// the same bytes, read with another signedness.
-bool haveSameIntegerStorage(ElementKind a, ElementKind b);
 /// "f32[1x3x224x224]".
 std::string formatTensorType(ElementKind kind, llvm::ArrayRef<int64_t> shape);
 

@@ -69,24 +69,27 @@ Value buildGenericConv(OpBuilder &b, Location loc, Value padded, Value filter,
 struct ConvLowering : DLCLoweringPattern<ConvOp> {
   using DLCLoweringPattern::DLCLoweringPattern;
   FailureOr<SmallVector<Value>>
-  lower(ConvOp op, PatternRewriter &rewriter) const override {
+  lower(ConvOp op, ConvOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType inputType = op.getInput().getType();
-    RankedTensorType resultType = op.getResult().getType();
+    RankedTensorType resultType = getSignlessType(op.getResult().getType());
     Type element = resultType.getElementType();
-    Value filter = op.getFilter();
+    Value filter = operands.getFilter();
     auto filterType = cast<RankedTensorType>(filter.getType());
     int64_t rank = inputType.getRank(), spatial = rank - 2;
     int64_t group = op.getGroup();
     SmallVector<int64_t> strides(op.getStrides()), dilations(op.getDilations());
     SmallVector<int64_t> kernel(filterType.getShape().drop_front(2));
     // Zero padding, explicit: the named conv ops have no padding of their own.
-    Value padded = padForWindows(
-        rewriter, loc, op.getInput(), resultType.getShape(), kernel, strides,
-        dilations, op.getPads(), createScalar(rewriter, loc, element, 0));
+    Value padded =
+        padForWindows(rewriter, loc, operands.getInput(), resultType.getShape(),
+                      kernel, strides, dilations, op.getPads(),
+                      createScalar(rewriter, loc, element, 0));
 
     if (group == 1 && spatial <= 3) {
-      Value init = createConvInit(rewriter, loc, resultType, op.getBias());
+      Value init =
+          createConvInit(rewriter, loc, resultType, operands.getBias());
       SmallVector<Value> inputs = {padded, filter};
       Attribute stridesAttr = getI64VectorAttr(rewriter, strides);
       Attribute dilationsAttr = getI64VectorAttr(rewriter, dilations);
@@ -106,7 +109,8 @@ struct ConvLowering : DLCLoweringPattern<ConvOp> {
     }
 
     if (spatial > 2) {
-      Value init = createConvInit(rewriter, loc, resultType, op.getBias());
+      Value init =
+          createConvInit(rewriter, loc, resultType, operands.getBias());
       return SmallVector<Value>{buildGenericConv(
           rewriter, loc, padded, filter, init, strides, dilations, group)};
     }
@@ -141,7 +145,7 @@ struct ConvLowering : DLCLoweringPattern<ConvOp> {
         typeOf({resultShape[0], group, featuresPerGroup, resultShape[2],
                 resultShape[3]});
     Value init;
-    if (Value bias = op.getBias()) {
+    if (Value bias = operands.getBias()) {
       Value groupedBias =
           reshapeTo(rewriter, loc, bias, typeOf({group, featuresPerGroup}));
       Value empty =
@@ -168,11 +172,12 @@ struct ConvLowering : DLCLoweringPattern<ConvOp> {
 struct GemmLowering : DLCLoweringPattern<GemmOp> {
   using DLCLoweringPattern::DLCLoweringPattern;
   FailureOr<SmallVector<Value>>
-  lower(GemmOp op, PatternRewriter &rewriter) const override {
+  lower(GemmOp op, GemmOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    RankedTensorType resultType = op.getResult().getType();
+    RankedTensorType resultType = getSignlessType(op.getResult().getType());
     Type element = resultType.getElementType();
-    Value a = op.getA(), b = op.getB();
+    Value a = operands.getA(), b = operands.getB();
     if (op.getTransA())
       a = transposeTensor(rewriter, loc, a, {1, 0});
     if (op.getTransB())
@@ -184,7 +189,7 @@ struct GemmLowering : DLCLoweringPattern<GemmOp> {
                         .getResult(0);
     double alpha = op.getAlpha().convertToDouble();
     double beta = op.getBeta().convertToDouble();
-    Value c = op.getC();
+    Value c = operands.getC();
     if (!c && alpha == 1.0)
       return SmallVector<Value>{product};
     SmallVector<Value> inputs = {product};
@@ -216,14 +221,15 @@ struct GemmLowering : DLCLoweringPattern<GemmOp> {
 struct MatMulLowering : DLCLoweringPattern<MatMulOp> {
   using DLCLoweringPattern::DLCLoweringPattern;
   FailureOr<SmallVector<Value>>
-  lower(MatMulOp op, PatternRewriter &rewriter) const override {
+  lower(MatMulOp op, MatMulOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    RankedTensorType resultType = op.getResult().getType();
+    RankedTensorType resultType = getSignlessType(op.getResult().getType());
     Type element = resultType.getElementType();
     auto typeOf = [&](ArrayRef<int64_t> shape) {
       return RankedTensorType::get(shape, element);
     };
-    Value lhs = op.getLhs(), rhs = op.getRhs();
+    Value lhs = operands.getLhs(), rhs = operands.getRhs();
     SmallVector<int64_t> lhsShape(op.getLhs().getType().getShape());
     SmallVector<int64_t> rhsShape(op.getRhs().getType().getShape());
     if (lhsShape.size() == 1) {

@@ -11,6 +11,7 @@
 
 #include "LoweringUtils.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
@@ -22,6 +23,53 @@ namespace dlc {
 using namespace mlir;
 
 namespace {
+
+/// The lowered bodies compute on signless integers (see LoweringUtils.h):
+/// makes the functions' signatures signless too, then drops the pairs of
+/// bitcasts (to unsigned and back) the patterns left between producers and
+/// users, so that no unsigned tensor is left for bufferization.
+void makeSignless(ModuleOp module) {
+  using dlc::lowering::getSignlessType;
+  OpBuilder builder(module.getContext());
+  for (auto func : module.getOps<func::FuncOp>()) {
+    SmallVector<Type> inputs, results;
+    for (Type type : func.getArgumentTypes())
+      inputs.push_back(getSignlessType(type));
+    for (Type type : func.getResultTypes())
+      results.push_back(getSignlessType(type));
+    if (!func.isExternal()) {
+      Block &entry = func.front();
+      builder.setInsertionPointToStart(&entry);
+      for (BlockArgument arg : entry.getArguments()) {
+        Type original = arg.getType();
+        if (getSignlessType(original) == original)
+          continue;
+        arg.setType(getSignlessType(original));
+        auto unsignedView =
+            tensor::BitcastOp::create(builder, arg.getLoc(), original, arg);
+        arg.replaceAllUsesExcept(unsignedView, unsignedView);
+      }
+      func.walk([&](func::ReturnOp ret) {
+        builder.setInsertionPoint(ret);
+        for (OpOperand &operand : ret->getOpOperands())
+          operand.set(
+              dlc::lowering::toSignless(builder, ret.getLoc(), operand.get()));
+      });
+    }
+    func.setFunctionType(
+        FunctionType::get(module.getContext(), inputs, results));
+  }
+  SmallVector<tensor::BitcastOp> bitcasts;
+  module.walk([&](tensor::BitcastOp bitcast) {
+    bitcasts.push_back(bitcast);
+    auto source = bitcast.getSource().getDefiningOp<tensor::BitcastOp>();
+    if (source && source.getSource().getType() == bitcast.getType())
+      bitcast.replaceAllUsesWith(source.getSource());
+  });
+  for (tensor::BitcastOp bitcast : llvm::reverse(bitcasts))
+    if (bitcast->use_empty())
+      bitcast->erase();
+}
 
 struct ConvertDLCToLinalgPass
     : dlc::impl::ConvertDLCToLinalgBase<ConvertDLCToLinalgPass> {
@@ -56,7 +104,8 @@ struct ConvertDLCToLinalgPass
         op->emitOpError("has no lowering to linalg");
     });
     if (leftOver || reported > 0)
-      signalPassFailure();
+      return signalPassFailure();
+    makeSignless(getOperation());
   }
 };
 

@@ -9,6 +9,8 @@
 
 #include "LoweringUtils.h"
 
+#include "mlir/IR/DialectResourceBlobManager.h"
+
 using namespace mlir;
 
 namespace dlc::lowering {
@@ -23,10 +25,25 @@ template <typename OpTy> struct DataMovementPattern : DLCLoweringPattern<OpTy> {
 struct ConstantLowering : DataMovementPattern<ConstantOp> {
   using DataMovementPattern::DataMovementPattern;
   FailureOr<SmallVector<Value>>
-  lower(ConstantOp op, PatternRewriter &rewriter) const override {
+  lower(ConstantOp op, ConstantOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     // Every ElementsAttr is typed (dense and dense_resource alike): the
-    // weights move to arith.constant without being copied.
-    auto value = cast<TypedAttr>(op.getValue());
+    // weights move to arith.constant without being copied, retyped to
+    // signless integers (same bits) when unsigned.
+    ElementsAttr attr = op.getValue();
+    auto type = cast<ShapedType>(attr.getType());
+    TypedAttr value = cast<TypedAttr>(attr);
+    if (getSignlessType(type) != type) {
+      auto signless = cast<ShapedType>(getSignlessType(type));
+      if (auto dense = dyn_cast<DenseElementsAttr>(attr))
+        value = dense.bitcast(signless.getElementType());
+      else if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
+        value =
+            DenseResourceElementsAttr::get(signless, resource.getRawHandle());
+      else
+        return op.emitOpError("cannot lower a constant of type ")
+               << type << " stored as " << attr;
+    }
     return SmallVector<Value>{
         arith::ConstantOp::create(rewriter, op.getLoc(), value)};
   }
@@ -35,7 +52,8 @@ struct ConstantLowering : DataMovementPattern<ConstantOp> {
 struct ShapeLowering : DataMovementPattern<ShapeOp> {
   using DataMovementPattern::DataMovementPattern;
   FailureOr<SmallVector<Value>>
-  lower(ShapeOp op, PatternRewriter &rewriter) const override {
+  lower(ShapeOp op, ShapeOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     auto inputType = cast<RankedTensorType>(op.getInput().getType());
     int64_t start = op.getStart();
     int64_t rank = inputType.getRank();
@@ -53,35 +71,39 @@ struct ShapeLowering : DataMovementPattern<ShapeOp> {
 /// Identity and Dropout (inference) forward their operand.
 template <typename OpTy> struct ForwardLowering : DataMovementPattern<OpTy> {
   using DataMovementPattern<OpTy>::DataMovementPattern;
-  FailureOr<SmallVector<Value>> lower(OpTy op,
+  FailureOr<SmallVector<Value>> lower(OpTy, typename OpTy::Adaptor operands,
                                       PatternRewriter &) const override {
-    return SmallVector<Value>{op.getInput()};
+    return SmallVector<Value>{operands.getInput()};
   }
 };
 
 struct ReshapeLowering : DataMovementPattern<ReshapeOp> {
   using DataMovementPattern::DataMovementPattern;
   FailureOr<SmallVector<Value>>
-  lower(ReshapeOp op, PatternRewriter &rewriter) const override {
-    return SmallVector<Value>{reshapeTo(rewriter, op.getLoc(), op.getInput(),
-                                        op.getResult().getType())};
+  lower(ReshapeOp op, ReshapeOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    return SmallVector<Value>{reshapeTo(
+        rewriter, op.getLoc(), operands.getInput(), op.getResult().getType())};
   }
 };
 
 struct TransposeLowering : DataMovementPattern<TransposeOp> {
   using DataMovementPattern::DataMovementPattern;
   FailureOr<SmallVector<Value>>
-  lower(TransposeOp op, PatternRewriter &rewriter) const override {
-    return SmallVector<Value>{
-        transposeTensor(rewriter, op.getLoc(), op.getInput(), op.getPerm())};
+  lower(TransposeOp op, TransposeOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    return SmallVector<Value>{transposeTensor(
+        rewriter, op.getLoc(), operands.getInput(), op.getPerm())};
   }
 };
 
 struct ExpandLowering : DataMovementPattern<ExpandOp> {
   using DataMovementPattern::DataMovementPattern;
   FailureOr<SmallVector<Value>>
-  lower(ExpandOp op, PatternRewriter &rewriter) const override {
-    return SmallVector<Value>{broadcastTo(rewriter, op.getLoc(), op.getInput(),
+  lower(ExpandOp op, ExpandOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    return SmallVector<Value>{broadcastTo(rewriter, op.getLoc(),
+                                          operands.getInput(),
                                           op.getResult().getType().getShape())};
   }
 };
@@ -91,14 +113,15 @@ struct ExpandLowering : DataMovementPattern<ExpandOp> {
 struct ConcatLowering : DataMovementPattern<ConcatOp> {
   using DataMovementPattern::DataMovementPattern;
   FailureOr<SmallVector<Value>>
-  lower(ConcatOp op, PatternRewriter &rewriter) const override {
+  lower(ConcatOp op, ConcatOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    RankedTensorType resultType = op.getResult().getType();
+    RankedTensorType resultType = getSignlessType(op.getResult().getType());
     int64_t axis = op.getAxis();
     Value dest = createEmpty(rewriter, loc, resultType.getShape(),
                              resultType.getElementType());
     int64_t offset = 0;
-    for (Value input : op.getInputs()) {
+    for (Value input : operands.getInputs()) {
       auto type = cast<RankedTensorType>(input.getType());
       if (type.getNumElements() == 0)
         continue;
@@ -164,9 +187,10 @@ Value buildMappedCopy(OpBuilder &b, Location loc, Value input,
 struct SliceLowering : DataMovementPattern<SliceOp> {
   using DataMovementPattern::DataMovementPattern;
   FailureOr<SmallVector<Value>>
-  lower(SliceOp op, PatternRewriter &rewriter) const override {
+  lower(SliceOp op, SliceOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    RankedTensorType resultType = op.getResult().getType();
+    RankedTensorType resultType = getSignlessType(op.getResult().getType());
     ArrayRef<int64_t> starts = op.getStarts(), steps = op.getSteps();
     if (llvm::all_of(steps, [](int64_t step) { return step > 0; })) {
       SmallVector<OpFoldResult> offsets, sizes, strides;
@@ -176,7 +200,8 @@ struct SliceLowering : DataMovementPattern<SliceOp> {
         strides.push_back(rewriter.getIndexAttr(steps[d]));
       }
       return SmallVector<Value>{tensor::ExtractSliceOp::create(
-          rewriter, loc, resultType, op.getInput(), offsets, sizes, strides)};
+          rewriter, loc, resultType, operands.getInput(), offsets, sizes,
+          strides)};
     }
     MLIRContext *context = rewriter.getContext();
     SmallVector<AffineExpr> exprs;
@@ -184,7 +209,7 @@ struct SliceLowering : DataMovementPattern<SliceOp> {
       exprs.push_back(getAffineDimExpr(d, context) * steps[d] + starts[d]);
     AffineMap map = AffineMap::get(resultType.getRank(), 0, exprs, context);
     return SmallVector<Value>{
-        buildMappedCopy(rewriter, loc, op.getInput(), resultType, map)};
+        buildMappedCopy(rewriter, loc, operands.getInput(), resultType, map)};
   }
 };
 
@@ -192,9 +217,10 @@ struct SliceLowering : DataMovementPattern<SliceOp> {
 struct TileLowering : DataMovementPattern<TileOp> {
   using DataMovementPattern::DataMovementPattern;
   FailureOr<SmallVector<Value>>
-  lower(TileOp op, PatternRewriter &rewriter) const override {
+  lower(TileOp op, TileOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     MLIRContext *context = rewriter.getContext();
-    RankedTensorType resultType = op.getResult().getType();
+    RankedTensorType resultType = getSignlessType(op.getResult().getType());
     auto inputType = cast<RankedTensorType>(op.getInput().getType());
     SmallVector<AffineExpr> exprs;
     for (int64_t d = 0; d < resultType.getRank(); ++d) {
@@ -203,8 +229,8 @@ struct TileLowering : DataMovementPattern<TileOp> {
       exprs.push_back(size == resultType.getDimSize(d) ? index : index % size);
     }
     AffineMap map = AffineMap::get(resultType.getRank(), 0, exprs, context);
-    return SmallVector<Value>{
-        buildMappedCopy(rewriter, op.getLoc(), op.getInput(), resultType, map)};
+    return SmallVector<Value>{buildMappedCopy(
+        rewriter, op.getLoc(), operands.getInput(), resultType, map)};
   }
 };
 
@@ -215,10 +241,11 @@ struct TileLowering : DataMovementPattern<TileOp> {
 struct GatherLowering : DataMovementPattern<GatherOp> {
   using DataMovementPattern::DataMovementPattern;
   FailureOr<SmallVector<Value>>
-  lower(GatherOp op, PatternRewriter &rewriter) const override {
+  lower(GatherOp op, GatherOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *context = rewriter.getContext();
-    RankedTensorType resultType = op.getResult().getType();
+    RankedTensorType resultType = getSignlessType(op.getResult().getType());
     auto dataType = cast<RankedTensorType>(op.getData().getType());
     auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
     int64_t axis = op.getAxis(), rank = resultType.getRank();
@@ -226,7 +253,7 @@ struct GatherLowering : DataMovementPattern<GatherOp> {
     int64_t axisSize = dataType.getDimSize(axis);
     if (axisSize == 0)
       return op.emitOpError("cannot gather from an empty axis");
-    Value data = op.getData();
+    Value data = operands.getData();
     AffineMap indicesMap = AffineMap::get(
         rank, 0, getDimExprs(context, axis, indicesRank), context);
     Value init = createEmpty(rewriter, loc, resultType.getShape(),
@@ -235,8 +262,8 @@ struct GatherLowering : DataMovementPattern<GatherOp> {
                                                utils::IteratorType::parallel);
     Value result =
         linalg::GenericOp::create(
-            rewriter, loc, TypeRange{resultType}, ValueRange{op.getIndices()},
-            ValueRange{init},
+            rewriter, loc, TypeRange{resultType},
+            ValueRange{operands.getIndices()}, ValueRange{init},
             ArrayRef<AffineMap>{indicesMap,
                                 rewriter.getMultiDimIdentityMap(rank)},
             iterators,
@@ -274,18 +301,19 @@ struct GatherLowering : DataMovementPattern<GatherOp> {
 struct PadLowering : DataMovementPattern<PadOp> {
   using DataMovementPattern::DataMovementPattern;
   FailureOr<SmallVector<Value>>
-  lower(PadOp op, PatternRewriter &rewriter) const override {
+  lower(PadOp op, PadOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    RankedTensorType resultType = op.getResult().getType();
+    RankedTensorType resultType = getSignlessType(op.getResult().getType());
     auto inputType = cast<RankedTensorType>(op.getInput().getType());
-    Type element = resultType.getElementType();
+    Type element = op.getType().getElementType();
     int64_t rank = resultType.getRank();
     ArrayRef<int64_t> pads = op.getPads();
 
     if (op.getMode() == PadMode::constant) {
       if (!isSupportedElementType(element))
         return op.emitOpError("cannot constant-pad element type ")
-               << element << " (supported: floats and signless integers)";
+               << element << " (supported: floats and integers)";
       SmallVector<OpFoldResult> offsets, sizes, strides;
       SmallVector<int64_t> croppedShape, low, high;
       for (int64_t d = 0; d < rank; ++d) {
@@ -299,11 +327,12 @@ struct PadLowering : DataMovementPattern<PadOp> {
         low.push_back(std::max<int64_t>(0, begin));
         high.push_back(std::max<int64_t>(0, end));
       }
-      Value input = op.getInput();
+      Value input = operands.getInput();
       if (ArrayRef<int64_t>(croppedShape) != inputType.getShape())
         input = tensor::ExtractSliceOp::create(
-            rewriter, loc, RankedTensorType::get(croppedShape, element), input,
-            offsets, sizes, strides);
+            rewriter, loc,
+            RankedTensorType::get(croppedShape, resultType.getElementType()),
+            input, offsets, sizes, strides);
       Value fill =
           createScalar(rewriter, loc, element, op.getValue().convertToDouble());
       return SmallVector<Value>{
@@ -311,7 +340,7 @@ struct PadLowering : DataMovementPattern<PadOp> {
     }
 
     bool reflect = op.getMode() == PadMode::reflect;
-    Value input = op.getInput();
+    Value input = operands.getInput();
     Value result = buildIndexedGeneric(
         rewriter, loc, resultType,
         [&](OpBuilder &b, Location l, ValueRange indices) -> Value {

@@ -16,6 +16,12 @@ namespace {
 
 bool isFloat(Value value) { return isa<FloatType>(value.getType()); }
 
+/// Whether the integer op `op` computes on unsigned integers (its result's
+/// element type says; only Cast has an operand of another type).
+template <typename OpTy> bool isUnsigned(OpTy op) {
+  return isUnsignedElementType(op.getResult().getType());
+}
+
 Value constantLike(OpBuilder &b, Location loc, Value like, double value) {
   return createScalar(b, loc, like.getType(), value);
 }
@@ -28,7 +34,9 @@ Value isNegative(OpBuilder &b, Location loc, Value x) {
 /// max(0, min(1, x)), the clamp of the hard activations.
 Value clampUnit(OpBuilder &b, Location loc, Value x) {
   return createMax(b, loc, constantLike(b, loc, x, 0.0),
-                   createMin(b, loc, constantLike(b, loc, x, 1.0), x));
+                   createMin(b, loc, constantLike(b, loc, x, 1.0), x,
+                             /*isUnsigned=*/false),
+                   /*isUnsigned=*/false);
 }
 
 /// exp(x) - 1, as the ONNX references write Elu and Selu.
@@ -41,8 +49,8 @@ Value expMinusOne(OpBuilder &b, Location loc, Value x) {
 // Scalar semantics of the unary ops
 //===----------------------------------------------------------------------===//
 
-Value buildScalar(ReluOp, OpBuilder &b, Location loc, Value x) {
-  return createMax(b, loc, x, constantLike(b, loc, x, 0.0));
+Value buildScalar(ReluOp op, OpBuilder &b, Location loc, Value x) {
+  return createMax(b, loc, x, constantLike(b, loc, x, 0.0), isUnsigned(op));
 }
 
 Value buildScalar(LeakyReluOp op, OpBuilder &b, Location loc, Value x) {
@@ -63,9 +71,12 @@ Value buildScalar(TanhOp, OpBuilder &b, Location loc, Value x) {
 }
 
 Value buildScalar(ClipOp op, OpBuilder &b, Location loc, Value x) {
-  Value lo = constantLike(b, loc, x, op.getMin().convertToDouble());
-  Value hi = constantLike(b, loc, x, op.getMax().convertToDouble());
-  return createMin(b, loc, createMax(b, loc, x, lo), hi);
+  // The bounds saturate to the dlc element type's range.
+  Type element = op.getType().getElementType();
+  Value lo = createScalar(b, loc, element, op.getMin().convertToDouble());
+  Value hi = createScalar(b, loc, element, op.getMax().convertToDouble());
+  return createMin(b, loc, createMax(b, loc, x, lo, isUnsigned(op)), hi,
+                   isUnsigned(op));
 }
 
 Value buildScalar(ExpOp, OpBuilder &b, Location loc, Value x) {
@@ -86,9 +97,11 @@ Value buildScalar(NegOp, OpBuilder &b, Location loc, Value x) {
   return arith::SubIOp::create(b, loc, constantLike(b, loc, x, 0.0), x);
 }
 
-Value buildScalar(AbsOp, OpBuilder &b, Location loc, Value x) {
+Value buildScalar(AbsOp op, OpBuilder &b, Location loc, Value x) {
   if (isFloat(x))
     return math::AbsFOp::create(b, loc, x);
+  if (isUnsigned(op))
+    return x;
   return math::AbsIOp::create(b, loc, x);
 }
 
@@ -169,14 +182,22 @@ Value buildScalar(MulOp, OpBuilder &b, Location loc, Value x, Value y) {
   return arith::MulIOp::create(b, loc, x, y);
 }
 
-Value buildScalar(DivOp, OpBuilder &b, Location loc, Value x, Value y) {
+Value buildScalar(DivOp op, OpBuilder &b, Location loc, Value x, Value y) {
   if (isFloat(x))
     return arith::DivFOp::create(b, loc, x, y);
+  Value zero = constantLike(b, loc, x, 0.0);
+  Value one = constantLike(b, loc, x, 1.0);
+  if (isUnsigned(op)) {
+    // Division by zero (undefined in ONNX) yields 0 instead of trapping.
+    Value byZero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+    Value safeDivisor = arith::SelectOp::create(b, loc, byZero, one, y);
+    Value quotient = arith::DivUIOp::create(b, loc, x, safeDivisor);
+    return arith::SelectOp::create(b, loc, byZero, zero, quotient);
+  }
   // Integer division truncates toward zero. Division by zero (undefined in
   // ONNX) yields 0 and INT_MIN / -1 wraps, instead of trapping the process:
   // the divisor is replaced by 1 in both cases and the result fixed up.
-  Value zero = constantLike(b, loc, x, 0.0);
-  Value one = constantLike(b, loc, x, 1.0);
   Value minusOne = constantLike(b, loc, x, -1.0);
   Value byZero =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
@@ -190,16 +211,58 @@ Value buildScalar(DivOp, OpBuilder &b, Location loc, Value x, Value y) {
   return arith::SelectOp::create(b, loc, byZero, zero, result);
 }
 
-Value buildScalar(PowOp, OpBuilder &b, Location loc, Value x, Value y) {
-  return math::PowFOp::create(b, loc, x, y);
+/// Integer x^y by binary exponentiation, unrolled over the bits of y (the
+/// body of a linalg.generic has no loops here): exact, wrapping like
+/// numpy's integer power. A negative (signed) y gives the truncated 1/x^-y,
+/// as C does: 1 for x = 1, +-1 for x = -1, 0 otherwise (also for x = 0,
+/// which numpy rejects and ONNX leaves undefined).
+Value buildIntegerPower(OpBuilder &b, Location loc, Value x, Value y,
+                        bool isUnsigned) {
+  unsigned width = x.getType().getIntOrFloatBitWidth();
+  Value zero = constantLike(b, loc, x, 0.0);
+  Value one = constantLike(b, loc, x, 1.0);
+  Value result = one, square = x, bits = y;
+  for (unsigned i = 0; i < width; ++i) {
+    Value bit = arith::AndIOp::create(b, loc, bits, one);
+    Value isSet =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, bit, zero);
+    result = arith::SelectOp::create(
+        b, loc, isSet, arith::MulIOp::create(b, loc, result, square), result);
+    if (i + 1 == width)
+      break;
+    square = arith::MulIOp::create(b, loc, square, square);
+    bits = arith::ShRUIOp::create(b, loc, bits, one);
+  }
+  if (isUnsigned)
+    return result;
+  Value minusOne = constantLike(b, loc, x, -1.0);
+  Value isOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, one);
+  Value isMinusOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, minusOne);
+  Value isOdd =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                            arith::AndIOp::create(b, loc, y, one), zero);
+  Value minusOnePower = arith::SelectOp::create(b, loc, isOdd, minusOne, one);
+  Value reciprocal = arith::SelectOp::create(
+      b, loc, isOne, one,
+      arith::SelectOp::create(b, loc, isMinusOne, minusOnePower, zero));
+  Value isNegative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, y, zero);
+  return arith::SelectOp::create(b, loc, isNegative, reciprocal, result);
 }
 
-Value buildScalar(MaxOp, OpBuilder &b, Location loc, Value x, Value y) {
-  return createMax(b, loc, x, y);
+Value buildScalar(PowOp op, OpBuilder &b, Location loc, Value x, Value y) {
+  if (isFloat(x))
+    return math::PowFOp::create(b, loc, x, y);
+  return buildIntegerPower(b, loc, x, y, isUnsigned(op));
 }
 
-Value buildScalar(MinOp, OpBuilder &b, Location loc, Value x, Value y) {
-  return createMin(b, loc, x, y);
+Value buildScalar(MaxOp op, OpBuilder &b, Location loc, Value x, Value y) {
+  return createMax(b, loc, x, y, isUnsigned(op));
+}
+
+Value buildScalar(MinOp op, OpBuilder &b, Location loc, Value x, Value y) {
+  return createMin(b, loc, x, y, isUnsigned(op));
 }
 
 Value buildScalar(PReluOp, OpBuilder &b, Location loc, Value x, Value slope) {
@@ -210,9 +273,10 @@ Value buildScalar(PReluOp, OpBuilder &b, Location loc, Value x, Value slope) {
 template <typename OpTy> struct UnaryLowering : DLCLoweringPattern<OpTy> {
   using DLCLoweringPattern<OpTy>::DLCLoweringPattern;
   FailureOr<SmallVector<Value>>
-  lower(OpTy op, PatternRewriter &rewriter) const override {
+  lower(OpTy op, typename OpTy::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     Value result =
-        buildElementwise(rewriter, op.getLoc(), ValueRange{op.getInput()},
+        buildElementwise(rewriter, op.getLoc(), ValueRange{operands.getInput()},
                          op.getResult().getType(),
                          [&](OpBuilder &b, Location loc, ValueRange args) {
                            return buildScalar(op, b, loc, args[0]);
@@ -224,9 +288,10 @@ template <typename OpTy> struct UnaryLowering : DLCLoweringPattern<OpTy> {
 template <typename OpTy> struct BinaryLowering : DLCLoweringPattern<OpTy> {
   using DLCLoweringPattern<OpTy>::DLCLoweringPattern;
   FailureOr<SmallVector<Value>>
-  lower(OpTy op, PatternRewriter &rewriter) const override {
+  lower(OpTy op, typename OpTy::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     Value result = buildElementwise(
-        rewriter, op.getLoc(), ValueRange{op.getLhs(), op.getRhs()},
+        rewriter, op.getLoc(), ValueRange{operands.getLhs(), operands.getRhs()},
         op.getResult().getType(),
         [&](OpBuilder &b, Location loc, ValueRange args) {
           return buildScalar(op, b, loc, args[0], args[1]);
@@ -239,13 +304,16 @@ template <typename OpTy> struct BinaryLowering : DLCLoweringPattern<OpTy> {
 // Cast
 //===----------------------------------------------------------------------===//
 
-/// ONNX Cast of one scalar: float -> int truncates toward zero, anything ->
-/// bool (i1) is "!= 0", bool -> number is 0 or 1, integers are signed.
-Value castScalar(OpBuilder &b, Location loc, Value x, Type to) {
-  Type from = x.getType();
+/// ONNX Cast of one scalar `x` of the dlc element type `from` to the dlc
+/// element type `to` (both computed on as signless): float -> int truncates
+/// toward zero, anything -> bool (i1) is "!= 0", integers extend and convert
+/// to float as their signedness says (bool as unsigned: 0 or 1).
+Value castScalar(OpBuilder &b, Location loc, Value x, Type from, Type to) {
   if (from == to)
     return x;
+  Type signlessTo = getSignlessType(to);
   bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
+  bool fromUnsigned = isUnsignedElementType(from);
   if (to.isInteger(1)) {
     Value zero = createScalar(b, loc, from, 0.0);
     if (fromFloat)
@@ -263,31 +331,42 @@ Value castScalar(OpBuilder &b, Location loc, Value x, Type to) {
     Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
     return arith::TruncFOp::create(b, loc, to, wide);
   }
-  if (fromFloat)
-    return arith::FPToSIOp::create(b, loc, to, x);
+  if (fromFloat) {
+    if (isUnsignedElementType(to))
+      return arith::FPToUIOp::create(b, loc, signlessTo, x);
+    return arith::FPToSIOp::create(b, loc, signlessTo, x);
+  }
   if (toFloat) {
-    if (from.isInteger(1))
+    if (fromUnsigned)
       return arith::UIToFPOp::create(b, loc, to, x);
     return arith::SIToFPOp::create(b, loc, to, x);
   }
-  if (from.isInteger(1))
-    return arith::ExtUIOp::create(b, loc, to, x);
-  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
-    return arith::ExtSIOp::create(b, loc, to, x);
-  return arith::TruncIOp::create(b, loc, to, x);
+  unsigned fromWidth = from.getIntOrFloatBitWidth();
+  unsigned toWidth = to.getIntOrFloatBitWidth();
+  if (fromWidth == toWidth) // ui8 <-> i8: the same bits.
+    return x;
+  if (fromWidth > toWidth)
+    return arith::TruncIOp::create(b, loc, signlessTo, x);
+  if (fromUnsigned)
+    return arith::ExtUIOp::create(b, loc, signlessTo, x);
+  return arith::ExtSIOp::create(b, loc, signlessTo, x);
 }
 
 struct CastLowering : DLCLoweringPattern<CastOp> {
   using DLCLoweringPattern::DLCLoweringPattern;
   FailureOr<SmallVector<Value>>
-  lower(CastOp op, PatternRewriter &rewriter) const override {
+  lower(CastOp op, CastOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     RankedTensorType resultType = op.getResult().getType();
-    if (op.getInput().getType() == resultType)
-      return SmallVector<Value>{op.getInput()};
+    Type from = op.getInput().getType().getElementType();
+    Type to = resultType.getElementType();
+    // Same type, or ui8 <-> i8: the same bits.
+    if (getSignlessType(from) == getSignlessType(to))
+      return SmallVector<Value>{operands.getInput()};
     Value result = buildElementwise(
-        rewriter, op.getLoc(), ValueRange{op.getInput()}, resultType,
+        rewriter, op.getLoc(), ValueRange{operands.getInput()}, resultType,
         [&](OpBuilder &b, Location loc, ValueRange args) {
-          return castScalar(b, loc, args[0], resultType.getElementType());
+          return castScalar(b, loc, args[0], from, to);
         });
     return SmallVector<Value>{result};
   }

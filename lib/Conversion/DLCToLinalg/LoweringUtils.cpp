@@ -14,10 +14,22 @@ using namespace mlir;
 namespace dlc::lowering {
 
 bool isSupportedElementType(Type type) {
-  if (isa<FloatType>(type))
-    return true;
-  auto integer = dyn_cast<IntegerType>(type);
-  return integer && integer.isSignless();
+  return isa<FloatType, IntegerType>(type);
+}
+
+Type getSignlessType(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.clone(getSignlessType(shaped.getElementType()));
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return IntegerType::get(type.getContext(), integer.getWidth());
+  return type;
+}
+
+Value toSignless(OpBuilder &b, Location loc, Value value) {
+  Type signless = getSignlessType(value.getType());
+  if (signless == value.getType())
+    return value;
+  return tensor::BitcastOp::create(b, loc, signless, value);
 }
 
 Value createScalar(OpBuilder &b, Location loc, Type type, double value) {
@@ -29,45 +41,55 @@ Value createScalar(OpBuilder &b, Location loc, Type type, double value) {
     return arith::ConstantOp::create(b, loc, FloatAttr::get(type, converted));
   }
   unsigned width = cast<IntegerType>(type).getWidth();
-  // Saturate: Clip's absent bounds arrive as +-huge doubles.
-  llvm::APSInt converted(width, /*isUnsigned=*/width == 1);
+  // Saturate to the type's range: Clip's absent bounds arrive as +-huge
+  // doubles.
+  llvm::APSInt converted(width, dlc::isUnsignedElementType(type));
   bool isExact;
   llvm::APFloat(value).convertToInteger(converted, llvm::APFloat::rmTowardZero,
                                         &isExact);
-  return arith::ConstantOp::create(b, loc, IntegerAttr::get(type, converted));
+  return arith::ConstantOp::create(
+      b, loc, IntegerAttr::get(getSignlessType(type), converted));
+}
+
+/// The lowest (or highest) value of `type`, as a signless constant.
+static Value createExtreme(OpBuilder &b, Location loc, Type type,
+                           bool highest) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(
+        b, loc,
+        FloatAttr::get(type, llvm::APFloat::getInf(
+                                 floatType.getFloatSemantics(), !highest)));
+  unsigned width = cast<IntegerType>(type).getWidth();
+  llvm::APInt value = dlc::isUnsignedElementType(type)
+                          ? (highest ? llvm::APInt::getMaxValue(width)
+                                     : llvm::APInt::getMinValue(width))
+                          : (highest ? llvm::APInt::getSignedMaxValue(width)
+                                     : llvm::APInt::getSignedMinValue(width));
+  return arith::ConstantOp::create(
+      b, loc, IntegerAttr::get(getSignlessType(type), value));
 }
 
 Value createLowest(OpBuilder &b, Location loc, Type type) {
-  if (auto floatType = dyn_cast<FloatType>(type))
-    return arith::ConstantOp::create(
-        b, loc,
-        FloatAttr::get(
-            type, llvm::APFloat::getInf(floatType.getFloatSemantics(), true)));
-  unsigned width = cast<IntegerType>(type).getWidth();
-  return arith::ConstantOp::create(
-      b, loc, IntegerAttr::get(type, llvm::APInt::getSignedMinValue(width)));
+  return createExtreme(b, loc, type, /*highest=*/false);
 }
 
 Value createHighest(OpBuilder &b, Location loc, Type type) {
-  if (auto floatType = dyn_cast<FloatType>(type))
-    return arith::ConstantOp::create(
-        b, loc,
-        FloatAttr::get(
-            type, llvm::APFloat::getInf(floatType.getFloatSemantics(), false)));
-  unsigned width = cast<IntegerType>(type).getWidth();
-  return arith::ConstantOp::create(
-      b, loc, IntegerAttr::get(type, llvm::APInt::getSignedMaxValue(width)));
+  return createExtreme(b, loc, type, /*highest=*/true);
 }
 
-Value createMax(OpBuilder &b, Location loc, Value x, Value y) {
+Value createMax(OpBuilder &b, Location loc, Value x, Value y, bool isUnsigned) {
   if (isa<FloatType>(x.getType()))
     return arith::MaximumFOp::create(b, loc, x, y);
+  if (isUnsigned)
+    return arith::MaxUIOp::create(b, loc, x, y);
   return arith::MaxSIOp::create(b, loc, x, y);
 }
 
-Value createMin(OpBuilder &b, Location loc, Value x, Value y) {
+Value createMin(OpBuilder &b, Location loc, Value x, Value y, bool isUnsigned) {
   if (isa<FloatType>(x.getType()))
     return arith::MinimumFOp::create(b, loc, x, y);
+  if (isUnsigned)
+    return arith::MinUIOp::create(b, loc, x, y);
   return arith::MinSIOp::create(b, loc, x, y);
 }
 
@@ -84,7 +106,7 @@ DenseIntElementsAttr getI64VectorAttr(OpBuilder &b, ArrayRef<int64_t> values) {
 
 Value createEmpty(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                   Type elementType) {
-  return tensor::EmptyOp::create(b, loc, shape, elementType);
+  return tensor::EmptyOp::create(b, loc, shape, getSignlessType(elementType));
 }
 
 Value createFilled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
@@ -116,8 +138,9 @@ AffineMap getBroadcastMap(MLIRContext *context, ArrayRef<int64_t> operandShape,
 }
 
 Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
-                       RankedTensorType resultType, ScalarBuilder body) {
+                       RankedTensorType dlcResultType, ScalarBuilder body) {
   MLIRContext *context = b.getContext();
+  auto resultType = cast<RankedTensorType>(getSignlessType(dlcResultType));
   SmallVector<AffineMap> maps;
   for (Value input : inputs)
     maps.push_back(getBroadcastMap(
@@ -185,8 +208,9 @@ static Value flatten(OpBuilder &b, Location loc, Value value) {
 }
 
 Value reshapeTo(OpBuilder &b, Location loc, Value value,
-                RankedTensorType type) {
+                RankedTensorType shapeType) {
   auto sourceType = cast<RankedTensorType>(value.getType());
+  RankedTensorType type = shapeType.clone(sourceType.getElementType());
   if (sourceType == type)
     return value;
   // Nothing to move: any empty tensor of the right type will do.

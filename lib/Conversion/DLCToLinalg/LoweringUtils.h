@@ -26,14 +26,33 @@ using ScalarBuilder = llvm::function_ref<mlir::Value(
     mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
 
 /// True for the element types the lowering computes on: floats and
-/// signless integers (ONNX's signed semantics).
+/// integers.
 bool isSupportedElementType(mlir::Type type);
 
-/// A scalar `arith.constant` of `type` (float or integer) holding `value`;
-/// integer values saturate to the type's range, float ones round to nearest.
+// Unsigned integers. arith computes on signless integers only, so the
+// lowering computes on the signless twin of an unsigned type (i8 for ui8):
+// DLCLoweringPattern hands `lower` its operands bitcast to signless and
+// bitcasts the results back, the pass makes function signatures signless
+// and drops the bitcast pairs. Which arith op computes (divui or divsi, ...)
+// is decided from the dlc op's types by dlc::isUnsignedElementType.
+
+/// `type` (an integer, float or shaped type) with signless integers.
+mlir::Type getSignlessType(mlir::Type type);
+inline mlir::RankedTensorType getSignlessType(mlir::RankedTensorType type) {
+  return llvm::cast<mlir::RankedTensorType>(getSignlessType(mlir::Type(type)));
+}
+/// `value` (a tensor) bitcast to its signless type; itself when signless.
+mlir::Value toSignless(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value value);
+
+/// A scalar `arith.constant` holding `value` as an element of the dlc
+/// element type `type` (float or integer, signless or unsigned; the constant
+/// is signless); integer values saturate to the type's range, float ones
+/// round to nearest.
 mlir::Value createScalar(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Type type, double value);
-/// The smallest / largest value of `type` (-inf / +inf for floats).
+/// The smallest / largest value of the dlc element type `type` (-inf / +inf
+/// for floats), as a signless constant.
 mlir::Value createLowest(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Type type);
 mlir::Value createHighest(mlir::OpBuilder &b, mlir::Location loc,
@@ -41,11 +60,11 @@ mlir::Value createHighest(mlir::OpBuilder &b, mlir::Location loc,
 
 /// Scalar max / min / add on floats or signless integers. Float max and
 /// min propagate NaN (maximumf / minimumf) as ONNX's Max, Min and the
-/// max-reductions do; integer ones are signed.
+/// max-reductions do; integer ones compare as unsigned when `isUnsigned`.
 mlir::Value createMax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
-                      mlir::Value y);
+                      mlir::Value y, bool isUnsigned);
 mlir::Value createMin(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
-                      mlir::Value y);
+                      mlir::Value y, bool isUnsigned);
 mlir::Value createAdd(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                       mlir::Value y);
 
@@ -54,7 +73,7 @@ mlir::Value createAdd(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
 mlir::DenseIntElementsAttr getI64VectorAttr(mlir::OpBuilder &b,
                                             llvm::ArrayRef<int64_t> values);
 
-/// `tensor.empty` of a static shape.
+/// `tensor.empty` of a static shape (of the signless `elementType`).
 mlir::Value createEmpty(mlir::OpBuilder &b, mlir::Location loc,
                         llvm::ArrayRef<int64_t> shape, mlir::Type elementType);
 /// `tensor.empty` filled with `scalar` (linalg.fill).
@@ -68,8 +87,9 @@ mlir::AffineMap getBroadcastMap(mlir::MLIRContext *context,
                                 llvm::ArrayRef<int64_t> operandShape,
                                 llvm::ArrayRef<int64_t> resultShape);
 
-/// A parallel linalg.generic over `resultType` whose inputs broadcast
-/// (numpy rules) to the result shape; `body` gets one scalar per input.
+/// A parallel linalg.generic over `resultType` (made signless) whose inputs
+/// broadcast (numpy rules) to the result shape; `body` gets one scalar per
+/// input.
 mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::ValueRange inputs,
                              mlir::RankedTensorType resultType,
@@ -81,9 +101,10 @@ mlir::Value buildReduction(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value input, llvm::ArrayRef<int64_t> axes,
                            mlir::Value init, ScalarBuilder combine);
 
-/// Row-major reinterpretation of a static tensor as `type` (same element
-/// count): one collapse_shape or expand_shape when the shapes allow it,
-/// otherwise a collapse to 1-D followed by an expand.
+/// Row-major reinterpretation of a static tensor as the shape of `type` (same
+/// element count; the element type stays the value's): one collapse_shape or
+/// expand_shape when the shapes allow it, otherwise a collapse to 1-D
+/// followed by an expand.
 mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                       mlir::RankedTensorType type);
 
@@ -123,12 +144,16 @@ llvm::SmallVector<mlir::AffineExpr> getDimExprs(mlir::MLIRContext *context,
 /// element types are supported (a diagnostic on the op otherwise), replaces
 /// ops whose results hold no element with tensor.empty, and calls `lower`,
 /// which returns the replacement values or emits a diagnostic and fails.
+/// `lower` builds on `operands`, the op's operands bitcast to signless; its
+/// results may be signless too (they are bitcast back to the op's types).
+/// The op itself still carries the dlc types, hence the semantics.
 template <typename OpTy>
 struct DLCLoweringPattern : public mlir::OpRewritePattern<OpTy> {
   using mlir::OpRewritePattern<OpTy>::OpRewritePattern;
+  using Adaptor = typename OpTy::Adaptor;
 
   virtual mlir::FailureOr<llvm::SmallVector<mlir::Value>>
-  lower(OpTy op, mlir::PatternRewriter &rewriter) const = 0;
+  lower(OpTy op, Adaptor operands, mlir::PatternRewriter &rewriter) const = 0;
 
   /// Ops whose lowering is meaningful for any element type (pure data
   /// movement) override this to skip the element type check.
@@ -143,28 +168,36 @@ struct DLCLoweringPattern : public mlir::OpRewritePattern<OpTy> {
         mlir::Type element = mlir::getElementTypeOrSelf(type);
         if (!isSupportedElementType(element))
           return operation->emitOpError("cannot lower element type ")
-                 << element << " (supported: floats and signless integers)";
+                 << element << " (supported: floats and integers)";
       }
     }
+    mlir::Location loc = op.getLoc();
+    llvm::SmallVector<mlir::Value> results;
     if (operation->getNumResults() > 0 &&
         llvm::all_of(operation->getResultTypes(), [](mlir::Type type) {
           auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type);
           return tensor && tensor.getNumElements() == 0;
         })) {
-      llvm::SmallVector<mlir::Value> empties;
       for (mlir::Type type : operation->getResultTypes()) {
         auto tensor = llvm::cast<mlir::RankedTensorType>(type);
-        empties.push_back(createEmpty(rewriter, op.getLoc(), tensor.getShape(),
+        results.push_back(createEmpty(rewriter, loc, tensor.getShape(),
                                       tensor.getElementType()));
       }
-      rewriter.replaceOp(operation, empties);
-      return mlir::success();
+    } else {
+      llvm::SmallVector<mlir::Value> signlessOperands;
+      for (mlir::Value operand : operation->getOperands())
+        signlessOperands.push_back(toSignless(rewriter, loc, operand));
+      mlir::FailureOr<llvm::SmallVector<mlir::Value>> replacement =
+          lower(op, Adaptor(signlessOperands, op), rewriter);
+      if (mlir::failed(replacement))
+        return mlir::failure();
+      results = std::move(*replacement);
     }
-    mlir::FailureOr<llvm::SmallVector<mlir::Value>> replacement =
-        lower(op, rewriter);
-    if (mlir::failed(replacement))
-      return mlir::failure();
-    rewriter.replaceOp(operation, *replacement);
+    for (auto [value, type] :
+         llvm::zip_equal(results, operation->getResultTypes()))
+      if (value.getType() != type)
+        value = mlir::tensor::BitcastOp::create(rewriter, loc, type, value);
+    rewriter.replaceOp(operation, results);
     return mlir::success();
   }
 };

@@ -35,10 +35,12 @@ template <typename OpTy, ReduceKind kind>
 struct ReduceLowering : DLCLoweringPattern<OpTy> {
   using DLCLoweringPattern<OpTy>::DLCLoweringPattern;
   FailureOr<SmallVector<Value>>
-  lower(OpTy op, PatternRewriter &rewriter) const override {
+  lower(OpTy op, typename OpTy::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType inputType = op.getInput().getType();
     Type element = inputType.getElementType();
+    bool isUnsigned = isUnsignedElementType(element);
     Value init;
     switch (kind) {
     case ReduceKind::Sum:
@@ -53,12 +55,12 @@ struct ReduceLowering : DLCLoweringPattern<OpTy> {
       break;
     }
     Value reduced =
-        buildReduction(rewriter, loc, op.getInput(), op.getAxes(), init,
+        buildReduction(rewriter, loc, operands.getInput(), op.getAxes(), init,
                        [&](OpBuilder &b, Location l, ValueRange args) {
                          if (kind == ReduceKind::Max)
-                           return createMax(b, l, args[0], args[1]);
+                           return createMax(b, l, args[0], args[1], isUnsigned);
                          if (kind == ReduceKind::Min)
-                           return createMin(b, l, args[0], args[1]);
+                           return createMin(b, l, args[0], args[1], isUnsigned);
                          return createAdd(b, l, args[0], args[1]);
                        });
     if (kind == ReduceKind::Mean) {
@@ -88,9 +90,10 @@ template <typename OpTy, bool isLog>
 struct SoftmaxLowering : DLCLoweringPattern<OpTy> {
   using DLCLoweringPattern<OpTy>::DLCLoweringPattern;
   FailureOr<SmallVector<Value>>
-  lower(OpTy op, PatternRewriter &rewriter) const override {
+  lower(OpTy op, typename OpTy::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value input = op.getInput();
+    Value input = operands.getInput();
     RankedTensorType type = op.getInput().getType();
     Type element = type.getElementType();
     int64_t axis = op.getAxis();
@@ -131,15 +134,16 @@ struct SoftmaxLowering : DLCLoweringPattern<OpTy> {
 struct BatchNormLowering : DLCLoweringPattern<BatchNormOp> {
   using DLCLoweringPattern::DLCLoweringPattern;
   FailureOr<SmallVector<Value>>
-  lower(BatchNormOp op, PatternRewriter &rewriter) const override {
+  lower(BatchNormOp op, BatchNormOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = op.getInput().getType();
     // Per-channel parameters as C x 1 x ... x 1 broadcast along dim 1.
     SmallVector<int64_t> paramShape(type.getRank() - 1, 1);
     paramShape[0] = type.getDimSize(1);
-    SmallVector<Value> inputs = {op.getInput()};
-    for (Value param :
-         {op.getScale(), op.getBias(), op.getMean(), op.getVariance()}) {
+    SmallVector<Value> inputs = {operands.getInput()};
+    for (Value param : {operands.getScale(), operands.getBias(),
+                        operands.getMean(), operands.getVariance()}) {
       auto paramType = cast<RankedTensorType>(param.getType());
       inputs.push_back(reshapeTo(
           rewriter, loc, param,
@@ -174,14 +178,15 @@ struct BatchNormLowering : DLCLoweringPattern<BatchNormOp> {
 struct LRNLowering : DLCLoweringPattern<LRNOp> {
   using DLCLoweringPattern::DLCLoweringPattern;
   FailureOr<SmallVector<Value>>
-  lower(LRNOp op, PatternRewriter &rewriter) const override {
+  lower(LRNOp op, LRNOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *context = rewriter.getContext();
     RankedTensorType type = op.getInput().getType();
     Type element = type.getElementType();
     int64_t rank = type.getRank(), size = op.getSize();
     Value squares =
-        buildElementwise(rewriter, loc, ValueRange{op.getInput()}, type,
+        buildElementwise(rewriter, loc, ValueRange{operands.getInput()}, type,
                          [](OpBuilder &b, Location l, ValueRange args) {
                            return arith::MulFOp::create(b, l, args[0], args[0]);
                          });
@@ -218,7 +223,7 @@ struct LRNLowering : DLCLoweringPattern<LRNOp> {
     double beta = op.getBeta().convertToDouble();
     double bias = op.getBias().convertToDouble();
     Value result = buildElementwise(
-        rewriter, loc, ValueRange{op.getInput(), squareSum}, type,
+        rewriter, loc, ValueRange{operands.getInput(), squareSum}, type,
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
           Value scaled = arith::MulFOp::create(
               b, l, createScalar(b, l, element, alphaOverSize), args[1]);

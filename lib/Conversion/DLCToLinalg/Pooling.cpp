@@ -87,7 +87,8 @@ Value buildPool(OpBuilder &b, Location loc, Value padded, Value init,
 struct MaxPoolLowering : DLCLoweringPattern<MaxPoolOp> {
   using DLCLoweringPattern::DLCLoweringPattern;
   FailureOr<SmallVector<Value>>
-  lower(MaxPoolOp op, PatternRewriter &rewriter) const override {
+  lower(MaxPoolOp op, MaxPoolOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType resultType = op.getResult().getType();
     Type element = resultType.getElementType();
@@ -97,16 +98,20 @@ struct MaxPoolLowering : DLCLoweringPattern<MaxPoolOp> {
                         SmallVector<int64_t>(op.getPads())};
     Value lowest = createLowest(rewriter, loc, element);
     Value padded = padForWindows(
-        rewriter, loc, op.getInput(), resultType.getShape(), window.kernel,
-        window.strides, window.dilations, window.pads, lowest);
+        rewriter, loc, operands.getInput(), resultType.getShape(),
+        window.kernel, window.strides, window.dilations, window.pads, lowest);
     Value init = createFilled(rewriter, loc, resultType.getShape(), lowest);
-    Value pooled = buildPool<linalg::PoolingNcwMaxOp, linalg::PoolingNchwMaxOp>(
-        rewriter, loc, padded, init, window,
-        [](OpBuilder &b, Location l, ValueRange args) -> Value {
-          if (isa<FloatType>(args[0].getType()))
-            return arith::MaximumFOp::create(b, l, args[0], args[1]);
-          return arith::MaxSIOp::create(b, l, args[0], args[1]);
-        });
+    bool isUnsigned = isUnsignedElementType(element);
+    auto combine = [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+      return createMax(b, l, args[0], args[1], isUnsigned);
+    };
+    // The named NC* max-pooling ops compare signed: unsigned integers pool
+    // through the generic.
+    Value pooled =
+        isUnsigned
+            ? buildGenericPool(rewriter, loc, padded, init, window, combine)
+            : buildPool<linalg::PoolingNcwMaxOp, linalg::PoolingNchwMaxOp>(
+                  rewriter, loc, padded, init, window, combine);
     return SmallVector<Value>{pooled};
   }
 };
@@ -131,7 +136,8 @@ SmallVector<int64_t> getWindowCounts(int64_t in, int64_t out, int64_t kernel,
 struct AveragePoolLowering : DLCLoweringPattern<AveragePoolOp> {
   using DLCLoweringPattern::DLCLoweringPattern;
   FailureOr<SmallVector<Value>>
-  lower(AveragePoolOp op, PatternRewriter &rewriter) const override {
+  lower(AveragePoolOp op, AveragePoolOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType inputType = op.getInput().getType();
     RankedTensorType resultType = op.getResult().getType();
@@ -143,8 +149,8 @@ struct AveragePoolLowering : DLCLoweringPattern<AveragePoolOp> {
                         SmallVector<int64_t>(op.getPads())};
     Value zero = createScalar(rewriter, loc, element, 0.0);
     Value padded = padForWindows(
-        rewriter, loc, op.getInput(), resultType.getShape(), window.kernel,
-        window.strides, window.dilations, window.pads, zero);
+        rewriter, loc, operands.getInput(), resultType.getShape(),
+        window.kernel, window.strides, window.dilations, window.pads, zero);
     Value init = createFilled(rewriter, loc, resultType.getShape(), zero);
     Value sums = buildPool<linalg::PoolingNcwSumOp, linalg::PoolingNchwSumOp>(
         rewriter, loc, padded, init, window,

@@ -52,17 +52,21 @@ Type dlc::onnx_import::convertONNXElementType(int32_t onnxType,
   case onnx::TensorProto::FLOAT16:
     return b.getF16Type();
   case onnx::TensorProto::INT8:
-  case onnx::TensorProto::UINT8:
     return b.getIntegerType(8);
   case onnx::TensorProto::INT16:
-  case onnx::TensorProto::UINT16:
     return b.getIntegerType(16);
   case onnx::TensorProto::INT32:
-  case onnx::TensorProto::UINT32:
     return b.getIntegerType(32);
   case onnx::TensorProto::INT64:
-  case onnx::TensorProto::UINT64:
     return b.getIntegerType(64);
+  case onnx::TensorProto::UINT8:
+    return b.getIntegerType(8, /*isSigned=*/false);
+  case onnx::TensorProto::UINT16:
+    return b.getIntegerType(16, /*isSigned=*/false);
+  case onnx::TensorProto::UINT32:
+    return b.getIntegerType(32, /*isSigned=*/false);
+  case onnx::TensorProto::UINT64:
+    return b.getIntegerType(64, /*isSigned=*/false);
   case onnx::TensorProto::BOOL:
     return b.getI1Type();
   default:
@@ -263,11 +267,14 @@ dlc::onnx_import::readIntegerElements(ElementsAttr attr) {
   if (!intType)
     return std::nullopt;
   unsigned width = intType.getWidth();
+  bool isUnsigned = isUnsignedElementType(intType);
+  auto extend = [&](const APInt &value) -> int64_t {
+    return isUnsigned ? value.getZExtValue() : value.getSExtValue();
+  };
   SmallVector<int64_t> values;
   if (auto dense = dyn_cast<DenseIntElementsAttr>(attr)) {
     for (const APInt &value : dense.getValues<APInt>())
-      values.push_back(width == 1 ? value.getZExtValue()
-                                  : value.getSExtValue());
+      values.push_back(extend(value));
     return values;
   }
   // Bool tensors are always dense (see createElementsAttr).
@@ -275,14 +282,20 @@ dlc::onnx_import::readIntegerElements(ElementsAttr attr) {
   if (!data || width == 1)
     return std::nullopt;
   for (size_t i = 0, e = data->size() / (width / 8); i < e; ++i)
-    values.push_back(readRawElement(*data, i, width).getSExtValue());
+    values.push_back(extend(readRawElement(*data, i, width)));
   return values;
 }
 
 std::optional<SmallVector<double>>
 dlc::onnx_import::readNumericElements(ElementsAttr attr) {
-  if (std::optional<SmallVector<int64_t>> ints = readIntegerElements(attr))
-    return SmallVector<double>(ints->begin(), ints->end());
+  if (std::optional<SmallVector<int64_t>> ints = readIntegerElements(attr)) {
+    bool isUnsigned = isUnsignedElementType(attr.getElementType());
+    SmallVector<double> values;
+    for (int64_t value : *ints)
+      values.push_back(isUnsigned ? static_cast<double>(uint64_t(value))
+                                  : static_cast<double>(value));
+    return values;
+  }
   auto floatType = dyn_cast<FloatType>(attr.getElementType());
   if (!floatType)
     return std::nullopt;

@@ -33,8 +33,9 @@ using OpImportFn = mlir::LogicalResult (*)(NodeImporter &);
 OpImportFn lookupOpImporter(llvm::StringRef opType);
 
 /// The MLIR element type of an ONNX TensorProto.DataType, or null when dlc
-/// does not support it. Unsigned ONNX types become signless integers (arith
-/// rejects `ui8`); bool becomes i1.
+/// does not support it. Unsigned ONNX types become unsigned integers (ui8...)
+/// so that the folders and the lowering keep their semantics; bool becomes
+/// i1.
 mlir::Type convertONNXElementType(int32_t onnxType, mlir::MLIRContext *ctx);
 
 /// Converts a TensorProto (an initializer or a Constant's value) to an
@@ -45,7 +46,8 @@ mlir::ElementsAttr convertTensorProto(onnx::TensorProto &tensor,
                                       llvm::StringRef what, mlir::Location loc);
 
 /// Reads an integer elements attribute (dense or dense_resource) into int64
-/// values; nothing if `attr` is not an integer tensor.
+/// values (ui64 values above INT64_MAX wrap); nothing if `attr` is not an
+/// integer tensor.
 std::optional<llvm::SmallVector<int64_t>>
 readIntegerElements(mlir::ElementsAttr attr);
 

@@ -59,24 +59,33 @@ template <typename OpTy> static LogicalResult importBinary(NodeImporter &n) {
   return setResult(n, n.create<OpTy>({lhs, rhs}));
 }
 
-/// Pow's exponent may have another type than its base (opset 12+); dlc.pow
-/// wants one float type, so the exponent is cast to the base's.
+/// Pow's exponent may have another type than its base (opset 12+); the
+/// result has the base's type. dlc.pow takes one type: an exponent of
+/// another integer type, or of a float type on a float base, is cast to the
+/// base's type. An integer base with a float exponent is computed in f64 and
+/// truncated back, as ONNX's reference (numpy) does.
 static LogicalResult importPow(NodeImporter &n) {
   Value base = n.getInput(0), exponent = n.getInput(1);
   if (!base || !exponent)
     return failure();
-  Type elementType = getType(base).getElementType();
-  if (!isa<FloatType>(elementType))
-    return n.emitError() << "Pow of an integer base (" << getType(base)
-                         << ") is not supported";
-  if (getType(exponent).getElementType() != elementType) {
-    FailureOr<Value> cast =
-        n.create<CastOp>(getType(exponent).clone(elementType), exponent);
-    if (failed(cast))
-      return failure();
-    exponent = *cast;
-  }
-  return setResult(n, n.create<PowOp>({base, exponent}));
+  Type baseElement = getType(base).getElementType();
+  Type exponentElement = getType(exponent).getElementType();
+  auto castTo = [&](Value value, Type element) -> FailureOr<Value> {
+    if (getType(value).getElementType() == element)
+      return value;
+    return n.create<CastOp>(getType(value).clone(element), value);
+  };
+  Type computeElement = baseElement;
+  if (!isa<FloatType>(baseElement) && isa<FloatType>(exponentElement))
+    computeElement = n.getBuilder().getF64Type();
+  FailureOr<Value> computeBase = castTo(base, computeElement);
+  FailureOr<Value> computeExponent = castTo(exponent, computeElement);
+  if (failed(computeBase) || failed(computeExponent))
+    return failure();
+  FailureOr<Value> power = n.create<PowOp>({*computeBase, *computeExponent});
+  if (failed(power))
+    return failure();
+  return setResult(n, castTo(*power, baseElement));
 }
 
 /// Sum, Max and Min of N inputs: a chain of binary ops.
@@ -141,8 +150,12 @@ static std::pair<double, double> getTypeRange(Type type) {
     return {-std::numeric_limits<double>::infinity(),
             std::numeric_limits<double>::infinity()};
   unsigned width = type.getIntOrFloatBitWidth();
-  if (width == 1)
-    return {0, 1};
+  if (isUnsignedElementType(type)) {
+    double highest = APInt::getMaxValue(width).getZExtValue();
+    if (width == 64)
+      highest = std::nextafter(highest, 0.0);
+    return {0, highest};
+  }
   double lowest = APInt::getSignedMinValue(width).getSExtValue();
   double highest = APInt::getSignedMaxValue(width).getSExtValue();
   if (width == 64)

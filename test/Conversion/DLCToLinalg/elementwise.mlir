@@ -269,3 +269,32 @@ func.func @empty_result(%a: tensor<0x3xf32>) -> tensor<0x3xf32> {
   %0 = dlc.exp %a : tensor<0x3xf32>
   return %0 : tensor<0x3xf32>
 }
+
+// -----
+
+// Integer Pow is binary exponentiation unrolled over the exponent's bits
+// (8 for i8); a negative exponent gives the truncated 1 / x^-y: 1 for
+// x = 1, +-1 for x = -1, 0 otherwise.
+// CHECK-LABEL: func.func @pow_int
+// CHECK:         ^bb0(%[[X:.*]]: i8, %[[E:.*]]: i8, %{{.*}}: i8):
+// CHECK-COUNT-8:   arith.select %{{.*}}, %{{.*}}, %{{.*}} : i8
+// CHECK:           %[[ISONE:.*]] = arith.cmpi eq, %[[X]], %{{.*}} : i8
+// CHECK:           %[[ISMONE:.*]] = arith.cmpi eq, %[[X]], %{{.*}} : i8
+// CHECK:           %[[NEG:.*]] = arith.cmpi slt, %[[E]], %{{.*}} : i8
+// CHECK:           %[[R:.*]] = arith.select %[[NEG]], %{{.*}}, %{{.*}} : i8
+// CHECK:           linalg.yield %[[R]] : i8
+func.func @pow_int(%x: tensor<4xi8>, %e: tensor<4xi8>) -> tensor<4xi8> {
+  %0 = dlc.pow %x, %e : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+// Unsigned Pow has no negative exponents: just the unrolled product.
+// CHECK-LABEL: func.func @pow_unsigned
+// CHECK-NOT:     arith.cmpi slt
+// CHECK:         linalg.yield
+func.func @pow_unsigned(%x: tensor<4xui8>, %e: tensor<4xui8>) -> tensor<4xui8> {
+  %0 = dlc.pow %x, %e : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}

@@ -68,6 +68,24 @@ func.func @binary(%a: tensor<2x3xf32>, %b: tensor<3xf32>) {
 
 // -----
 
+// Integer ops take unsigned integers (ONNX's uint types) as well as signless
+// ones; Pow takes integers.
+// CHECK-LABEL: func.func @integer_types
+// CHECK-SAME:    %[[U:[^:]*]]: tensor<4xui8>, %[[I:[^:]*]]: tensor<4xi32>
+// CHECK:         dlc.max %[[U]], %[[U]] : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+// CHECK:         dlc.pow %[[U]], %[[U]] : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+// CHECK:         dlc.pow %[[I]], %[[I]] : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+// CHECK:         dlc.cast %[[U]] : tensor<4xui8> -> tensor<4xf32>
+func.func @integer_types(%u: tensor<4xui8>, %i: tensor<4xi32>) {
+  %0 = dlc.max %u, %u : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %1 = dlc.pow %u, %u : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %2 = dlc.pow %i, %i : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %3 = dlc.cast %u : tensor<4xui8> -> tensor<4xf32>
+  return
+}
+
+// -----
+
 // Unary activations, with their attributes where they have some.
 // CHECK-LABEL: func.func @unary
 // CHECK-SAME:    %[[X:.*]]: tensor<4xf32>

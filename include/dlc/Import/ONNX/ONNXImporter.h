@@ -28,9 +28,8 @@ struct ONNXImportOptions {
 /// (`<OpType>_<index>` for unnamed nodes). Initializers and Constant tensors
 /// of more than 16 elements become `dense_resource` blobs that take over the
 /// protobuf's raw_data without copying it. Element types: f32, f64, f16,
-/// int8..int64, bool (i1); unsigned ONNX types become signless integers of
-/// the same width (arith rejects `ui8`), so their values above the signed
-/// range read back negative. Opsets 7 to 17 of the default domain.
+/// int8..int64, uint8..uint64 (ui8..ui64, unsigned MLIR integers), bool
+/// (i1). Opsets 7 to 17 of the default domain.
 mlir::OwningOpRef<mlir::ModuleOp>
 importONNX(llvm::StringRef buffer, llvm::StringRef sourceName,
            mlir::MLIRContext *context, const ONNXImportOptions &options = {});

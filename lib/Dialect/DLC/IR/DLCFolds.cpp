@@ -63,7 +63,7 @@ static bool isSupportedElementType(Type type) {
 }
 
 static bool isZeroExtended(IntegerType type) {
-  return type.isUnsigned() || type.getWidth() == 1;
+  return isUnsignedElementType(type);
 }
 
 /// Bytes one element takes in a raw buffer (dense_resource blobs hold i1 as

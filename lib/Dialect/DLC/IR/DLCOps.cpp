@@ -76,6 +76,11 @@ std::pair<int64_t, int64_t> dlc::getShapeDimRange(int64_t rank, int64_t start,
   return {first, std::max(first, last)};
 }
 
+bool dlc::isUnsignedElementType(Type type) {
+  auto integer = dyn_cast<IntegerType>(getElementTypeOrSelf(type));
+  return integer && (integer.isUnsigned() || integer.getWidth() == 1);
+}
+
 FailureOr<SmallVector<int64_t>> dlc::broadcastShapes(ArrayRef<int64_t> lhs,
                                                      ArrayRef<int64_t> rhs) {
   size_t rank = std::max(lhs.size(), rhs.size());

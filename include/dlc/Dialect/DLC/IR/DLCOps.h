@@ -31,6 +31,14 @@ int64_t computeWindowedOutputSize(int64_t in, int64_t kernel, int64_t stride,
 std::pair<int64_t, int64_t> getShapeDimRange(int64_t rank, int64_t start,
                                              std::optional<int64_t> end);
 
+/// True when dlc computes on integers of element type `type` (or of a shaped
+/// type's elements) with unsigned semantics: comparison, division, extension
+/// and conversion to float treat the bits as an unsigned number. That is
+/// ONNX's uint8..uint64 (imported as ui8..ui64) and bool (i1, whose true is
+/// 1, not -1). The folders and the lowering both decide through this one
+/// function.
+bool isUnsignedElementType(mlir::Type type);
+
 /// Numpy broadcast of two static shapes; failure if incompatible.
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);

@@ -166,8 +166,9 @@ def DLC_DivOp : DLC_BroadcastBinaryOp<"div", DLC_NumericTensor> {
   let summary = "ONNX Div (integer division truncates toward zero)";
   let hasFolder = 1;
 }
-def DLC_PowOp : DLC_BroadcastBinaryOp<"pow", DLC_FloatTensor> {
-  let summary = "ONNX Pow";
+def DLC_PowOp : DLC_BroadcastBinaryOp<"pow", DLC_NumericTensor> {
+  let summary = "ONNX Pow (integers: exact, wrapping; a negative exponent "
+                "gives the truncated 1 / x^-y)";
 }
 def DLC_MaxOp : DLC_BroadcastBinaryOp<"max", DLC_NumericTensor, [Commutative]> {
   let summary = "ONNX Max of two operands (NaN-propagating for floats)";
