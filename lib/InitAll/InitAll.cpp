@@ -22,6 +22,4 @@ void dlc::registerAllPasses() {
   dlc::registerTargetPipelines();
 }
 
-void dlc::registerAllTranslations() {
-  dlc::registerONNXImportTranslation();
-}
+void dlc::registerAllTranslations() { dlc::registerONNXImportTranslation(); }

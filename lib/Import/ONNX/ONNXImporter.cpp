@@ -580,8 +580,8 @@ LogicalResult ModelImporter::importOpset() {
 /// 6), Tile's `tiles`/`axis` inputs (before 6), Reshape's `shape` attribute
 /// (before 5) and Pad's `paddings` (before 2). `consumed_inputs` (before 6)
 /// was an allocation hint without meaning and is ignored.
-static LogicalResult checkLegacyForm(const onnx::NodeProto &node,
-                                     int64_t opset, Location loc) {
+static LogicalResult checkLegacyForm(const onnx::NodeProto &node, int64_t opset,
+                                     Location loc) {
   if (opset >= 7)
     return success();
   auto legacy = [&](StringRef what) {

@@ -50,7 +50,6 @@
 using namespace mlir;
 using namespace dlc;
 
-
 /// MLIR's runtime support (memrefCopy, ...) that lowered code may call.
 static constexpr llvm::StringLiteral kRuntimeLibrary =
     DLC_MLIR_RUNTIME_DIR "/libmlir_c_runner_utils.so";

@@ -11,6 +11,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "dlc/Dialect/DLC/IR/DLCOpsDialect.h.inc"
+
 #include "dlc/Dialect/DLC/IR/DLCEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES
