@@ -2,6 +2,9 @@
 
 #include "LoweringUtils.h"
 
+#include <algorithm>
+#include <limits>
+
 using namespace mlir;
 
 namespace dlc::lowering {
@@ -190,17 +193,25 @@ struct LRNLowering : DLCLoweringPattern<LRNOp> {
                          [](OpBuilder &b, Location l, ValueRange args) {
                            return arith::MulFOp::create(b, l, args[0], args[0]);
                          });
-    // Zero-pad the channels so that every window has `size` entries.
+    // Zero-pad the channels so that every window has `size` entries. Padding
+    // beyond C-1 on a side only adds zeros that no window needs (a window
+    // then already spans all channels), so it is clamped: a huge size must not
+    // allocate a huge buffer. alpha / size keeps the original size.
     SmallVector<int64_t> low(rank, 0), high(rank, 0);
-    low[1] = (size - 1) / 2;
-    high[1] = size - 1 - low[1];
+    int64_t channels = type.getDimSize(1);
+    int64_t maxPad = ShapedType::isDynamic(channels)
+                         ? std::numeric_limits<int64_t>::max()
+                         : std::max<int64_t>(channels - 1, 0);
+    low[1] = std::min((size - 1) / 2, maxPad);
+    high[1] = std::min(size - 1 - (size - 1) / 2, maxPad);
+    int64_t windowSize = low[1] + high[1] + 1;
     Value zero = createScalar(rewriter, loc, element, 0.0);
     Value padded = padWithConstant(rewriter, loc, squares, low, high, zero);
     // Loops: the rank output dims, then the window position k.
     SmallVector<AffineExpr> inputExprs = getDimExprs(context, 0, rank);
     inputExprs[1] = inputExprs[1] + getAffineDimExpr(rank, context);
     // The window operand only gives the k loop its range.
-    Value window = createEmpty(rewriter, loc, {size}, element);
+    Value window = createEmpty(rewriter, loc, {windowSize}, element);
     SmallVector<AffineMap> maps = {
         AffineMap::get(rank + 1, 0, inputExprs, context),
         AffineMap::get(rank + 1, 0, getAffineDimExpr(rank, context)),

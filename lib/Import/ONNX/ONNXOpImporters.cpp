@@ -432,12 +432,15 @@ static LogicalResult importLRN(NodeImporter &n) {
   Value input = n.getInput(0);
   if (!input)
     return failure();
+  int64_t size = n.getIntAttr("size", 0);
+  if (size <= 0)
+    return n.emitError() << "attribute 'size' must be positive, got " << size;
   Builder &b = n.getBuilder();
   return setResult(
       n,
       n.create<LRNOp>(
           input.getType(), input,
-          {b.getNamedAttr("size", b.getI64IntegerAttr(n.getIntAttr("size", 0))),
+          {b.getNamedAttr("size", b.getI64IntegerAttr(size)),
            b.getNamedAttr("alpha",
                           b.getF32FloatAttr(n.getFloatAttr("alpha", 1e-4f))),
            b.getNamedAttr("beta",

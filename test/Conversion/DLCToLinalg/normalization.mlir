@@ -153,3 +153,19 @@ func.func @lrn(%x: tensor<1x5x2x2xf32>) -> tensor<1x5x2x2xf32> {
   %0 = dlc.lrn %x {size = 4 : i64, alpha = 0.001 : f32, beta = 0.6 : f32, bias = 2.0 : f32} : tensor<1x5x2x2xf32>
   return %0 : tensor<1x5x2x2xf32>
 }
+
+// -----
+
+// LRN with a size far beyond the channel count: the padding is clamped to C-1
+// on each side (every window covers all channels), alpha / size still uses
+// the original size (2^40).
+// CHECK-LABEL: func.func @lrn_huge_size
+// CHECK: %[[PAD:.*]] = tensor.pad %{{.*}} low[0, 2, 0] high[0, 2, 0]
+// CHECK: %[[W:.*]] = tensor.empty() : tensor<5xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[PAD]], %[[W]] : tensor<1x7x2xf32>, tensor<5xf32>)
+// CHECK: arith.constant 9.09494702E-13 : f32
+func.func @lrn_huge_size(%x: tensor<1x3x2xf32>) -> tensor<1x3x2xf32> {
+  %0 = dlc.lrn %x {size = 1099511627776 : i64, alpha = 1.0 : f32, beta = 0.75 : f32, bias = 1.0 : f32} : tensor<1x3x2xf32>
+  return %0 : tensor<1x3x2xf32>
+}

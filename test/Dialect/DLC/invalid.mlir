@@ -441,6 +441,15 @@ func.func @lrn_size(%x: tensor<1x3x4x4xf32>) {
 
 // -----
 
+// A negative LRN size is rejected too (the attribute is read as signed).
+func.func @lrn_negative_size(%x: tensor<1x3x4x4xf32>) {
+  // expected-error @+1 {{size must be positive, got -1}}
+  %0 = dlc.lrn %x {size = -1 : i64} : tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
 // Reduction axes are dimensions of the input.
 func.func @reduce_axis(%x: tensor<2x3xf32>) {
   // expected-error @+2 {{failed to infer returned types}}

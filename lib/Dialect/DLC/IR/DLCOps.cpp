@@ -464,8 +464,10 @@ LogicalResult BatchNormOp::verify() {
 LogicalResult LRNOp::verify() {
   if (getInput().getType().getRank() < 3)
     return emitOpError("expected an N x C x D1... input");
-  if (getSize() <= 0)
-    return emitOpError("size must be positive, got ") << getSize();
+  // I64Attr getters return uint64_t: compare as signed.
+  int64_t size = getSize();
+  if (size <= 0)
+    return emitOpError("size must be positive, got ") << size;
   return success();
 }
 
