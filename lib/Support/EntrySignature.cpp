@@ -6,11 +6,55 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 
+#include "llvm/Support/MathExtras.h"
+
+#include <unistd.h>
+
 using namespace dlc;
 using namespace mlir;
 
+uint64_t dlc::getPhysicalMemoryBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || pageSize <= 0)
+    return UINT64_MAX;
+  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize);
+}
+
+LogicalResult dlc::checkFitsInMemory(Location loc, const llvm::Twine &what,
+                                     ShapedType type) {
+  if (!type.hasStaticShape())
+    return success();
+  Type elementType = type.getElementType();
+  uint64_t elementBytes;
+  if (elementType.isIntOrFloat())
+    elementBytes = (elementType.getIntOrFloatBitWidth() + 7) / 8;
+  else if (elementType.isIndex())
+    elementBytes = 8;
+  else
+    return success();
+  // Saturates at UINT64_MAX: a wrapped-around count would look small.
+  bool overflowed = false;
+  uint64_t numBytes = elementBytes;
+  for (int64_t dim : type.getShape())
+    numBytes = llvm::SaturatingMultiply(numBytes, static_cast<uint64_t>(dim),
+                                        &overflowed);
+  uint64_t memoryBytes = getPhysicalMemoryBytes();
+  if (!overflowed && numBytes <= memoryBytes)
+    return success();
+  InFlightDiagnostic diag = emitError(loc)
+                            << what << " of type " << type << " needs ";
+  if (overflowed)
+    diag << "2^64 or more";
+  else
+    diag << numBytes;
+  return diag << " bytes, more than the " << memoryBytes
+              << " bytes of this machine's memory";
+}
+
 func::FuncOp dlc::getEntryFunction(ModuleOp module) {
-  if (auto main = module.lookupSymbol<func::FuncOp>("main"))
+  // A declaration has no body to run: it is never the entry.
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (main && !main.isExternal())
     return main;
   func::FuncOp only;
   for (auto func : module.getOps<func::FuncOp>()) {
@@ -40,6 +84,9 @@ static LogicalResult getTensorSpec(Location loc, Type type,
                           << tensorType.getElementType();
   spec.kind = *kind;
   spec.shape.assign(tensorType.getShape().begin(), tensorType.getShape().end());
+  // The caller allocates every input and output in host memory.
+  if (failed(checkFitsInMemory(loc, what, tensorType)))
+    return failure();
   if (attrs)
     if (auto name = attrs.getAs<StringAttr>(kONNXNameAttr))
       spec.name = name.str();

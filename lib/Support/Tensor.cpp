@@ -305,19 +305,46 @@ static llvm::Error makeError(const llvm::Twine &message) {
 }
 
 /// Copies a typed repeated field into `tensor`, converting each value to
-/// the element type with `store`.
+/// the element type with `store`; the caller checked the field's length.
 template <typename Field, typename Store>
-static llvm::Error copyTypedField(const Field &field, Tensor &tensor,
-                                  llvm::StringRef fieldName,
-                                  llvm::StringRef sourceName, Store store) {
-  if (static_cast<int64_t>(field.size()) != tensor.getNumElements())
-    return makeError(sourceName + ": " + fieldName + " has " +
-                     llvm::Twine(field.size()) + " values, the shape " +
-                     tensor.getTypeString() + " needs " +
-                     llvm::Twine(tensor.getNumElements()));
+static void copyTypedField(const Field &field, Tensor &tensor, Store store) {
   for (int64_t i = 0, e = field.size(); i < e; ++i)
     store(tensor.data.data(), i, field.Get(i));
-  return llvm::Error::success();
+}
+
+/// The repeated field that holds values of `kind` when there is no raw_data
+/// (fixed by onnx.proto): its name, then its length in `proto`.
+static llvm::StringRef getTypedFieldName(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F32:
+    return "float_data";
+  case ElementKind::F64:
+    return "double_data";
+  case ElementKind::I64:
+    return "int64_data";
+  case ElementKind::U32:
+  case ElementKind::U64:
+    return "uint64_data";
+  default:
+    return "int32_data";
+  }
+}
+
+static int64_t getTypedFieldSize(const onnx::TensorProto &proto,
+                                 ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F32:
+    return proto.float_data_size();
+  case ElementKind::F64:
+    return proto.double_data_size();
+  case ElementKind::I64:
+    return proto.int64_data_size();
+  case ElementKind::U32:
+  case ElementKind::U64:
+    return proto.uint64_data_size();
+  default:
+    return proto.int32_data_size();
+  }
 }
 
 llvm::Expected<Tensor> dlc::parseTensorProto(llvm::StringRef bytes,
@@ -345,56 +372,61 @@ llvm::Expected<Tensor> dlc::parseTensorProto(llvm::StringRef bytes,
     shape.push_back(dim);
     numElements *= dim;
   }
-  Tensor tensor(*kind, shape);
   size_t elementSize = getElementSize(*kind);
+  uint64_t numBytes = static_cast<uint64_t>(numElements) * elementSize;
+
+  // The data must match the shape before the tensor is allocated: a few
+  // bytes of dims must not make dlc allocate terabytes.
+  if (proto.has_raw_data()) {
+    if (proto.raw_data().size() != numBytes)
+      return makeError(sourceName + ": raw_data has " +
+                       llvm::Twine(proto.raw_data().size()) +
+                       " bytes, the shape " + formatTensorType(*kind, shape) +
+                       " needs " + llvm::Twine(numBytes));
+  } else {
+    int64_t numValues = getTypedFieldSize(proto, *kind);
+    if (numValues != numElements)
+      return makeError(sourceName + ": " + getTypedFieldName(*kind) + " has " +
+                       llvm::Twine(numValues) + " values, the shape " +
+                       formatTensorType(*kind, shape) + " needs " +
+                       llvm::Twine(numElements));
+  }
+  Tensor tensor(*kind, shape);
 
   if (proto.has_raw_data()) {
     const std::string &raw = proto.raw_data();
-    if (raw.size() != tensor.data.size())
-      return makeError(sourceName + ": raw_data has " +
-                       llvm::Twine(raw.size()) + " bytes, the shape " +
-                       tensor.getTypeString() + " needs " +
-                       llvm::Twine(tensor.data.size()));
     // ONNX stores raw_data little-endian, like every host dlc runs on.
     std::memcpy(tensor.data.data(), raw.data(), raw.size());
     return tensor;
   }
 
   // Typed fields: which field holds which data type is fixed by onnx.proto.
-  llvm::Error error = llvm::Error::success();
   switch (*kind) {
   case ElementKind::F32:
-    error = copyTypedField(proto.float_data(), tensor, "float_data", sourceName,
-                           storeElement<float>);
+    copyTypedField(proto.float_data(), tensor, storeElement<float>);
     break;
   case ElementKind::F64:
-    error = copyTypedField(proto.double_data(), tensor, "double_data",
-                           sourceName, storeElement<double>);
+    copyTypedField(proto.double_data(), tensor, storeElement<double>);
     break;
   case ElementKind::I64:
-    error = copyTypedField(proto.int64_data(), tensor, "int64_data", sourceName,
-                           storeElement<int64_t>);
+    copyTypedField(proto.int64_data(), tensor, storeElement<int64_t>);
     break;
   case ElementKind::U32:
   case ElementKind::U64:
-    error = copyTypedField(
-        proto.uint64_data(), tensor, "uint64_data", sourceName,
-        [&](char *data, int64_t i, uint64_t value) {
-          // Little-endian: the low bytes of the 64-bit value.
-          std::memcpy(data + i * elementSize, &value, elementSize);
-        });
+    copyTypedField(proto.uint64_data(), tensor,
+                   [&](char *data, int64_t i, uint64_t value) {
+                     // Little-endian: the low bytes of the 64-bit value.
+                     std::memcpy(data + i * elementSize, &value, elementSize);
+                   });
     break;
   default:
     // int32_data holds every narrower type, FLOAT16 as its bit pattern.
-    error = copyTypedField(proto.int32_data(), tensor, "int32_data", sourceName,
-                           [&](char *data, int64_t i, int32_t value) {
-                             std::memcpy(data + i * elementSize, &value,
-                                         elementSize);
-                           });
+    copyTypedField(proto.int32_data(), tensor,
+                   [&](char *data, int64_t i, int32_t value) {
+                     std::memcpy(data + i * elementSize, &value, elementSize);
+                   });
     break;
   }
-  if (error)
-    return std::move(error);
   return tensor;
 }
 

@@ -345,15 +345,19 @@ orderLikeSignature(std::vector<Tensor> tensors,
   std::map<std::string, size_t> specIndex;
   for (auto [index, spec] : llvm::enumerate(specs))
     specIndex[spec.name] = index;
-  std::vector<Tensor> ordered(tensors.size());
+  // Decide before moving any tensor: the file order is the fallback.
+  std::vector<size_t> positions;
   std::vector<bool> filled(tensors.size(), false);
-  for (auto [index, name] : llvm::enumerate(names)) {
+  for (const std::string &name : names) {
     auto it = specIndex.find(name);
     if (it == specIndex.end() || filled[it->second])
       return tensors; // Names do not identify them: keep the file order.
     filled[it->second] = true;
-    ordered[it->second] = std::move(tensors[index]);
+    positions.push_back(it->second);
   }
+  std::vector<Tensor> ordered(tensors.size());
+  for (auto [index, position] : llvm::enumerate(positions))
+    ordered[position] = std::move(tensors[index]);
   return ordered;
 }
 

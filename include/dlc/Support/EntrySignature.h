@@ -46,7 +46,19 @@ struct EntrySignature {
   std::vector<TensorSpec> outputs;
 };
 
-/// The entry function of a module: `main` if it exists, otherwise the only
+/// The host's physical memory in bytes (UINT64_MAX if unknown).
+uint64_t getPhysicalMemoryBytes();
+
+/// Fails with "<what> of type T needs N bytes, more than ..." at `loc` if a
+/// buffer of the static `type` cannot fit in the host's memory (or its size
+/// does not fit in 64 bits), so that it is refused instead of aborting the
+/// allocation or wrapping around. Dynamic shapes and other element types
+/// than integers, floats and index pass.
+mlir::LogicalResult checkFitsInMemory(mlir::Location loc,
+                                      const llvm::Twine &what,
+                                      mlir::ShapedType type);
+
+/// The entry function of a module: `main` if it has a body, otherwise the only
 /// function with a body; null if there is none (no diagnostic).
 mlir::func::FuncOp getEntryFunction(mlir::ModuleOp module);
 

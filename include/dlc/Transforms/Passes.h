@@ -2,6 +2,7 @@
 #ifndef DLC_TRANSFORMS_PASSES_H
 #define DLC_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Pass/Pass.h"

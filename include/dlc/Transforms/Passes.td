@@ -29,4 +29,32 @@ def MemRefCopyToLinalg : Pass<"dlc-memref-copy-to-linalg"> {
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
+
+def CopyRepeatedResults : Pass<"dlc-copy-repeated-results", "mlir::ModuleOp"> {
+  let summary = "Give every repeated function result a copy of its own";
+  let description = [{
+    Runs on tensors, just before one-shot bufferization. A function that
+    returns the same value twice (an ONNX graph whose outputs `Y` and
+    `Z = Identity(Y)` fold to one value) would return one buffer for two
+    results, which buffer-results-to-out-params cannot turn into two
+    out-parameters. Each repeated operand of `func.return` becomes a
+    `bufferization.alloc_tensor` copy, so every result is computed into, or
+    copied to, a buffer of its own and the entry keeps its
+    inputs-then-outputs ABI.
+
+    Before:
+    ```mlir
+    %0 = linalg.generic ... -> tensor<2xf32>
+    return %0, %0 : tensor<2xf32>, tensor<2xf32>
+    ```
+    After:
+    ```mlir
+    %0 = linalg.generic ... -> tensor<2xf32>
+    %1 = bufferization.alloc_tensor() copy(%0) : tensor<2xf32>
+    return %0, %1 : tensor<2xf32>, tensor<2xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
+}
+
 #endif // DLC_TRANSFORMS_PASSES_TD

@@ -31,6 +31,12 @@ struct ConstantLowering : DataMovementPattern<ConstantOp> {
     // weights move to arith.constant without being copied, retyped to
     // signless integers (same bits) when unsigned.
     ElementsAttr attr = op.getValue();
+    // IR printed with elided resources has constants without data.
+    if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
+        resource && !resource.getRawHandle().getBlob())
+      return op.emitOpError("resource '")
+             << resource.getRawHandle().getKey()
+             << "' has no data (was the IR printed with elided resources?)";
     auto type = cast<ShapedType>(attr.getType());
     TypedAttr value = cast<TypedAttr>(attr);
     if (getSignlessType(type) != type) {

@@ -2,6 +2,7 @@
 
 #include "LoweringUtils.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/AffineMap.h"
 #include "llvm/ADT/APFloat.h"
@@ -261,6 +262,10 @@ Value broadcastTo(OpBuilder &b, Location loc, Value value,
 
 Value transposeTensor(OpBuilder &b, Location loc, Value value,
                       ArrayRef<int64_t> perm) {
+  // linalg.transpose cannot express a rank-0 transpose, and an identity
+  // permutation moves nothing anyway.
+  if (isIdentityPermutation(perm))
+    return value;
   auto type = cast<RankedTensorType>(value.getType());
   SmallVector<int64_t> shape;
   for (int64_t p : perm)

@@ -113,7 +113,8 @@ mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
 mlir::Value broadcastTo(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::Value value, llvm::ArrayRef<int64_t> shape);
 
-/// linalg.transpose: result dim i is input dim perm[i].
+/// linalg.transpose: result dim i is input dim perm[i] (the value itself for
+/// an identity permutation, including rank 0).
 mlir::Value transposeTensor(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value value, llvm::ArrayRef<int64_t> perm);
 

@@ -15,6 +15,7 @@
 
 #include <exception>
 #include <limits>
+#include <string>
 
 using namespace dlc::onnx_import;
 
@@ -39,8 +40,54 @@ std::string dlc::onnx_import::parseBinaryModel(const char *data, size_t size,
   }
 }
 
+/// libonnx's text parser recurses once per nested subgraph, attribute list or
+/// type, so deep nesting overflows the stack. Real models nest a few levels.
+static constexpr int kMaxTextNestingDepth = 256;
+
+/// Whether the brackets ((), [], {}, <>) of ONNX text syntax nest deeper than
+/// kMaxTextNestingDepth, outside string literals and '#' comments as the
+/// parser reads them. The '>' of '=>' closes nothing.
+static bool exceedsTextNestingDepth(const std::string &text) {
+  int depth = 0;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    switch (text[i]) {
+    case '#':
+      while (i < e && text[i] != '\n')
+        ++i;
+      break;
+    case '"':
+      for (++i; i < e && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      break;
+    case '(':
+    case '[':
+    case '{':
+    case '<':
+      if (++depth > kMaxTextNestingDepth)
+        return true;
+      break;
+    case '>':
+      if (i > 0 && text[i - 1] == '=')
+        break;
+      [[fallthrough]];
+    case ')':
+    case ']':
+    case '}':
+      depth = depth > 0 ? depth - 1 : 0;
+      break;
+    default:
+      break;
+    }
+  }
+  return false;
+}
+
 std::string dlc::onnx_import::parseTextModel(const std::string &text,
                                              onnx::ModelProto &model) {
+  if (exceedsTextNestingDepth(text))
+    return "invalid ONNX text syntax: brackets nest deeper than " +
+           std::to_string(kMaxTextNestingDepth) + " levels";
   try {
     onnx::OnnxParser parser(text.c_str());
     onnx::Status status = parser.Parse(model);

@@ -437,16 +437,15 @@ static LogicalResult importLRN(NodeImporter &n) {
     return n.emitError() << "attribute 'size' must be positive, got " << size;
   Builder &b = n.getBuilder();
   return setResult(
-      n,
-      n.create<LRNOp>(
-          input.getType(), input,
-          {b.getNamedAttr("size", b.getI64IntegerAttr(size)),
-           b.getNamedAttr("alpha",
-                          b.getF32FloatAttr(n.getFloatAttr("alpha", 1e-4f))),
-           b.getNamedAttr("beta",
-                          b.getF32FloatAttr(n.getFloatAttr("beta", 0.75f))),
-           b.getNamedAttr("bias",
-                          b.getF32FloatAttr(n.getFloatAttr("bias", 1.0f)))}));
+      n, n.create<LRNOp>(
+             input.getType(), input,
+             {b.getNamedAttr("size", b.getI64IntegerAttr(size)),
+              b.getNamedAttr("alpha",
+                             b.getF32FloatAttr(n.getFloatAttr("alpha", 1e-4f))),
+              b.getNamedAttr("beta",
+                             b.getF32FloatAttr(n.getFloatAttr("beta", 0.75f))),
+              b.getNamedAttr(
+                  "bias", b.getF32FloatAttr(n.getFloatAttr("bias", 1.0f)))}));
 }
 
 //===----------------------------------------------------------------------===//

@@ -37,6 +37,8 @@ void dlc::buildDLCToAffinePipeline(OpPassManager &pm) {
   // Folds the reshapes and fills the lowering introduces.
   pm.addPass(createCanonicalizerPass());
 
+  // Every result needs a buffer of its own to become an out-parameter.
+  pm.addPass(dlc::createCopyRepeatedResults());
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =
@@ -65,6 +67,8 @@ void dlc::buildDLCToAffinePipeline(OpPassManager &pm) {
 
 void dlc::buildHostPipeline(OpPassManager &pm) {
   buildDLCToAffinePipeline(pm);
+  // The lowered code does not check what malloc returns.
+  pm.addPass(dlc::createCheckHostMemory());
   // Multi-dimensional constants would become one LLVM constant per
   // innermost row (minutes of JIT time for ResNet-50's 1x1 kernels).
   pm.addPass(dlc::createFlattenMemRefGlobals());

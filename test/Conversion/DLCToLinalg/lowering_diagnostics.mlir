@@ -26,3 +26,29 @@ func.func @unsigned_sparse_constant() -> tensor<4xui8> {
   %c = dlc.constant sparse<[[1]], [200]> : tensor<4xui8>
   return %c : tensor<4xui8>
 }
+
+// -----
+
+// A dense_resource whose blob is missing (here: elided) cannot be lowered.
+func.func @constant_blob_elided() {
+  // expected-error @+1 {{'dlc.constant' op resource '__elided__' has no data (was the IR printed with elided resources?)}}
+  %0 = dlc.constant dense_resource<__elided__> : tensor<2x2xf32>
+  return
+}
+
+// -----
+
+// Also on a rank-0 tensor, when the file defines other blobs only.
+func.func @constant_blob_missing_scalar() {
+  // expected-error @+1 {{'dlc.constant' op resource 'blob' has no data (was the IR printed with elided resources?)}}
+  %0 = dlc.constant dense_resource<blob> : tensor<f32>
+  return
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      other: "0x040000000000803F"
+    }
+  }
+#-}

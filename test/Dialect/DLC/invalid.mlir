@@ -42,6 +42,7 @@ func.func @constant_blob_size() {
   }
 #-}
 
+
 // -----
 
 // Shape's result length is the number of selected dimensions.

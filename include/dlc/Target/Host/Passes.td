@@ -58,4 +58,28 @@ def FlattenMemRefGlobals : Pass<"dlc-flatten-memref-globals", "mlir::ModuleOp"> 
   }];
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
+
+def CheckHostMemory : Pass<"dlc-host-check-memory", "mlir::ModuleOp"> {
+  let summary = "Refuse buffers larger than the host's memory";
+  let description = [{
+    Runs on bufferized IR. The lowered code calls malloc without checking
+    its result, so a buffer larger than the machine's physical memory would
+    crash the JIT code (or, with an element count beyond 64 bits, be
+    allocated too small). Every statically shaped `memref.alloc`,
+    `memref.alloca` and `memref.global` is checked against the physical
+    memory (sysconf); one that does not fit is an error at the op, whose
+    location is the ONNX node it comes from.
+
+    Input:
+    ```mlir
+    %0 = memref.alloc() : memref<65536x65536x64xf32> loc("big")
+    ```
+    Output (the pass fails):
+    ```
+    error: buffer of type 'memref<65536x65536x64xf32>' needs 1099511627776
+    bytes, more than the 8589934592 bytes of this machine's memory
+    ```
+  }];
+}
+
 #endif // DLC_TARGET_HOST_PASSES_TD
