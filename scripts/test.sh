@@ -16,8 +16,11 @@ status=${PIPESTATUS[0]}
 set -e
 # One plain closing line: expected failures listed in an expectations file
 # count as passes, unexpected passes as failures.
-count() { awk -v k="$1" '$1 == k { n = $2 } END { print n + 0 }' FS=': *' "$log" | tr -d ' '; }
-passed=$(( $(count "  Passed") + $(count "  Expectedly Failed") ))
-failed=$(( $(count "  Failed") + $(count "  Unexpectedly Passed") + $(count "  Timed Out") ))
+count() {
+  awk -v k="$1" '{ name = $1; gsub(/^ +| +$/, "", name) }
+                 name == k { n = $2 + 0 } END { print n + 0 }' FS=':' "$log"
+}
+passed=$(( $(count "Passed") + $(count "Expectedly Failed") ))
+failed=$(( $(count "Failed") + $(count "Unexpectedly Passed") + $(count "Timed Out") ))
 echo "$passed passed, $failed failed"
 exit "$status"
