@@ -9,6 +9,9 @@ OUT_DIR/MODEL/{model.onnx, test_data_set_0/input_0.pb, output_0.pb}: opset
 one, so `dlc run OUT_DIR/MODEL --target T` checks dlc against an
 independent implementation.
 
+With --keep-batchnorm the BatchNormalization nodes stay in the graph
+(OUT_DIR/MODEL_bn), so dlc's own BatchNorm-into-Conv fold is exercised.
+
 There are no pretrained weights (nothing is downloaded): the weights are
 torchvision's random initialisation under torch.manual_seed(SEED). So that
 the recorded outputs are meaningful rather than blown up or collapsed:
@@ -78,15 +81,17 @@ def check_meaningful(name, output):
         sys.exit("%s: the output is (nearly) constant" % name)
 
 
-def export_info(name, seed):
+def export_info(name, seed, keep_batchnorm):
     return {"model": name, "seed": seed, "opset": OPSET,
+            "keep_batchnorm": keep_batchnorm,
             "input_shape": list(INPUT_SHAPE), "torch": torch.__version__,
             "torchvision": torchvision.__version__}
 
 
-def export(name, out_dir, seed):
-    model_dir = os.path.join(out_dir, name)
-    info = export_info(name, seed)
+def export(name, out_dir, seed, keep_batchnorm):
+    dir_name = name + "_bn" if keep_batchnorm else name
+    model_dir = os.path.join(out_dir, dir_name)
+    info = export_info(name, seed, keep_batchnorm)
     info_path = os.path.join(model_dir, "export-info.json")
     if os.path.isfile(info_path):
         with open(info_path) as f:
@@ -108,12 +113,18 @@ def export(name, out_dir, seed):
     # Written next to the final directory, then renamed: an interrupted
     # export never looks complete.
     os.makedirs(out_dir, exist_ok=True)
-    tmp_dir = tempfile.mkdtemp(prefix=name + ".", dir=out_dir)
+    tmp_dir = tempfile.mkdtemp(prefix=dir_name + ".", dir=out_dir)
     os.chmod(tmp_dir, 0o755)
     try:
+        # PyTorch folds eval-mode batch norms into the convolutions while
+        # exporting; PRESERVE keeps them as BatchNormalization nodes, so that
+        # dlc's own fold is what removes them.
+        training = (torch.onnx.TrainingMode.PRESERVE if keep_batchnorm
+                    else torch.onnx.TrainingMode.EVAL)
         torch.onnx.export(model, x, os.path.join(tmp_dir, "model.onnx"),
                           opset_version=OPSET, input_names=["input"],
-                          output_names=["output"], do_constant_folding=True)
+                          output_names=["output"], training=training,
+                          do_constant_folding=not keep_batchnorm)
         data_dir = os.path.join(tmp_dir, "test_data_set_0")
         os.makedirs(data_dir)
         for file_name, array, tensor_name in (
@@ -142,10 +153,12 @@ def main():
                         choices=sorted(MODELS) + ["all"])
     parser.add_argument("-o", "--output-dir", required=True)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--keep-batchnorm", action="store_true",
+                        help="keep BatchNormalization nodes (into MODEL_bn)")
     args = parser.parse_args()
     names = sorted(MODELS) if "all" in args.models else args.models
     for name in names:
-        export(name, args.output_dir, args.seed)
+        export(name, args.output_dir, args.seed, args.keep_batchnorm)
 
 
 if __name__ == "__main__":
