@@ -8,6 +8,7 @@
 
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <algorithm>
 #include <mutex>
@@ -28,7 +29,10 @@ static void registerBuiltinTargets() {
 
 void dlc::registerTarget(std::unique_ptr<Target> target) {
   llvm::StringRef name = target->getName();
-  getRegistry()[name] = std::move(target);
+  // Two targets under one name is a build error of dlc, not a user error.
+  if (!getRegistry().try_emplace(name, std::move(target)).second)
+    llvm::report_fatal_error(llvm::Twine("dlc target '") + name +
+                             "' is registered twice");
 }
 
 const Target *dlc::lookupTarget(llvm::StringRef name) {
