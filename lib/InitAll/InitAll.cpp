@@ -6,6 +6,7 @@
 #include "dlc/Conversion/Passes.h"
 #include "dlc/Dialect/DLC/IR/DLCDialect.h"
 #include "dlc/Import/ONNX/ONNXImporter.h"
+#include "dlc/Pipelines/Pipelines.h"
 #include "dlc/Target/Target.h"
 #include "dlc/Transforms/Passes.h"
 
@@ -19,6 +20,7 @@ void dlc::registerAllPasses() {
   dlc::registerDLCAnalysisPasses();
   dlc::registerDLCConversionPasses();
   dlc::registerDLCTransformsPasses();
+  dlc::registerDLCPipelines();
   dlc::registerTargetPipelines();
 }
 

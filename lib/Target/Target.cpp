@@ -2,7 +2,6 @@
 
 #include "dlc/Target/Target.h"
 
-#include "dlc/Target/Host/HostPipeline.h"
 #include "dlc/Target/Host/HostTarget.h"
 #include "dlc/Target/Host/Passes.h"
 
@@ -60,9 +59,4 @@ void dlc::registerTargetPipelines() {
         ("The whole `dlc compile --target " + name + "` pipeline").str(),
         [target](mlir::OpPassManager &pm) { target->buildPipeline(pm); });
   }
-  mlir::PassPipelineRegistration<>(
-      "dlc-to-affine-pipeline",
-      "dlc -> linalg -> bufferized -> affine loops (what the shared memory "
-      "passes start from)",
-      [](mlir::OpPassManager &pm) { buildDLCToAffinePipeline(pm); });
 }

@@ -19,11 +19,11 @@
 
 #include "dlc/Import/ONNX/ONNXImporter.h"
 #include "dlc/InitAll.h"
+#include "dlc/Pipelines/Pipelines.h"
 #include "dlc/Support/CostReport.h"
 #include "dlc/Support/EntrySignature.h"
 #include "dlc/Support/ONNXInputBinding.h"
 #include "dlc/Support/Tensor.h"
-#include "dlc/Target/Host/HostPipeline.h"
 #include "dlc/Target/Target.h"
 
 #include "mlir/IR/AsmState.h"
