@@ -1,5 +1,4 @@
-//===- Pipelines.h - the pass pipelines every target starts from -*- C++
-//-*-===//
+//===- Pipelines.h - pipelines every target starts from --------*- C++ -*-===//
 #ifndef DLC_PIPELINES_PIPELINES_H
 #define DLC_PIPELINES_PIPELINES_H
 
