@@ -20,3 +20,14 @@ function(add_dlc_tool name)
                                            ${CMAKE_BINARY_DIR}/bin)
   target_link_libraries(${name} PRIVATE ${ARG_LINK_LIBS} MLIR LLVM)
 endfunction()
+
+# add_dlc_target(Name sources... [LINK_LIBS libs...] [DEPENDS targets...])
+# A hardware target in lib/Target/<Name>: builds library DLCTarget<Name>,
+# which must define `void dlc::register<Name>Target()` (registering the
+# target, its passes and its translations). lib/Target collects every such
+# library into the generated list of built-in targets, so adding a target
+# touches no shared file.
+function(add_dlc_target name)
+  add_dlc_library(DLCTarget${name} ${ARGN})
+  set_property(GLOBAL APPEND PROPERTY DLC_TARGETS ${name})
+endfunction()

@@ -2,8 +2,7 @@
 
 #include "dlc/Target/Target.h"
 
-#include "dlc/Target/Host/HostTarget.h"
-#include "dlc/Target/Host/Passes.h"
+#include "dlc/Transforms/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringMap.h"
@@ -19,11 +18,17 @@ static llvm::StringMap<std::unique_ptr<Target>> &getRegistry() {
   return registry;
 }
 
+namespace dlc {
+/// Calls `register<Name>Target()` of every library made by add_dlc_target
+/// (generated into BuiltinTargets.cpp).
+void registerBuiltinTargets();
+} // namespace dlc
+
 /// Built-in targets register lazily, on the first lookup, so that tools
 /// need no start-up call.
-static void registerBuiltinTargets() {
+static void ensureBuiltinTargets() {
   static std::once_flag once;
-  std::call_once(once, [] { registerTarget(createHostTarget()); });
+  std::call_once(once, [] { registerBuiltinTargets(); });
 }
 
 void dlc::registerTarget(std::unique_ptr<Target> target) {
@@ -35,13 +40,13 @@ void dlc::registerTarget(std::unique_ptr<Target> target) {
 }
 
 const Target *dlc::lookupTarget(llvm::StringRef name) {
-  registerBuiltinTargets();
+  ensureBuiltinTargets();
   auto it = getRegistry().find(name);
   return it == getRegistry().end() ? nullptr : it->second.get();
 }
 
 std::vector<llvm::StringRef> dlc::getRegisteredTargetNames() {
-  registerBuiltinTargets();
+  ensureBuiltinTargets();
   std::vector<llvm::StringRef> names;
   for (auto &entry : getRegistry())
     names.push_back(entry.getKey());
@@ -49,14 +54,27 @@ std::vector<llvm::StringRef> dlc::getRegisteredTargetNames() {
   return names;
 }
 
+void Target::addAttachHardware(mlir::OpPassManager &pm,
+                               const PipelineOptions &options) const {
+  mlir::MLIRContext context;
+  context.loadDialect<DLCDialect>();
+  AttachHardwareOptions attachOptions;
+  attachOptions.hardware.clear();
+  llvm::raw_string_ostream os(attachOptions.hardware);
+  mlir::Attribute(getDefaultHardware(&context)).print(os);
+  attachOptions.overrides = options.hardware;
+  pm.addPass(createAttachHardware(attachOptions));
+}
+
 void dlc::registerTargetPipelines() {
-  registerDLCHostPasses();
   for (llvm::StringRef name : getRegisteredTargetNames()) {
     const Target *target = lookupTarget(name);
     // The registry copies the argument and the description.
-    mlir::PassPipelineRegistration<>(
+    mlir::PassPipelineRegistration<PipelineOptions>(
         ("dlc-" + name + "-pipeline").str(),
         ("The whole `dlc compile --target " + name + "` pipeline").str(),
-        [target](mlir::OpPassManager &pm) { target->buildPipeline(pm); });
+        [target](mlir::OpPassManager &pm, const PipelineOptions &options) {
+          target->buildPipeline(pm, options);
+        });
   }
 }

@@ -74,6 +74,13 @@ cl::opt<std::string> outputDir("o",
                                         "(created if missing)"),
                                cl::value_desc("dir"), cl::cat(dlcCategory));
 
+cl::opt<std::string> hardwareOverrides(
+    "hw",
+    cl::desc("Overrides of the target's hardware description, comma-separated "
+             "name=value entries (local_memory_bytes=64K,banks=4; see "
+             "`#dlc.hardware` in the user guide)"),
+    cl::value_desc("entries"), cl::cat(dlcCategory));
+
 cl::opt<double> rtolOption("rtol",
                            cl::desc("run: relative tolerance (default: the "
                                     "target's)"),
@@ -221,7 +228,9 @@ LogicalResult runPipeline(const Target &target, ModuleOp module) {
   applyDefaultTimingManagerCLOptions(timingManager);
   TimingScope timingScope = timingManager.getRootScope();
   pm.enableTiming(timingScope);
-  target.buildPipeline(pm);
+  PipelineOptions options;
+  options.hardware = hardwareOverrides;
+  target.buildPipeline(pm, options);
   return pm.run(module);
 }
 

@@ -3,8 +3,20 @@
 #define DLC_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 
 namespace dlc {
+
+/// Options of every target pipeline (`dlc compile`/`dlc run` flags, and the
+/// options of `--dlc-<target>-pipeline` in dlc-opt).
+struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
+  Option<std::string> hardware{
+      *this, "hw",
+      llvm::cl::desc("Overrides of the target's hardware description, "
+                     "comma-separated name=value entries "
+                     "(local_memory_bytes=64K,banks=4)"),
+      llvm::cl::init("")};
+};
 
 /// Tensor-level clean-up every target starts with: canonicalisation (which
 /// folds constant shape subgraphs, BatchNorm into Conv, Identity and

@@ -11,6 +11,8 @@
 #ifndef DLC_TARGET_TARGET_H
 #define DLC_TARGET_TARGET_H
 
+#include "dlc/Dialect/DLC/IR/DLCOps.h"
+#include "dlc/Pipelines/Pipelines.h"
 #include "dlc/Support/Tensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -53,9 +55,20 @@ public:
   /// Default numerical tolerance of this target against the host reference.
   virtual Tolerance getDefaultTolerance() const { return {}; }
 
+  /// The machine the shared memory passes compile for when the user
+  /// overrides nothing.
+  virtual HardwareAttr getDefaultHardware(mlir::MLIRContext *context) const = 0;
+
   /// Adds the passes that take an imported dlc module to this target's
-  /// lowest IR (what serialize and load consume).
-  virtual void buildPipeline(mlir::OpPassManager &pm) const = 0;
+  /// lowest IR (what serialize and load consume). The pipeline starts with
+  /// `addAttachHardware`.
+  virtual void buildPipeline(mlir::OpPassManager &pm,
+                             const PipelineOptions &options) const = 0;
+
+  /// Adds `dlc-attach-hardware` with this target's defaults and the
+  /// options' overrides: the first pass of every buildPipeline.
+  void addAttachHardware(mlir::OpPassManager &pm,
+                         const PipelineOptions &options) const;
 
   /// Writes the artifacts of `dlc compile` for a module that went through
   /// buildPipeline into `outputDir` (which exists).

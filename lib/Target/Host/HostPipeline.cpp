@@ -15,8 +15,9 @@
 
 using namespace mlir;
 
-void dlc::buildHostPipeline(OpPassManager &pm) {
+void dlc::buildHostPipeline(OpPassManager &pm, const PipelineOptions &options) {
   buildDLCToAffinePipeline(pm);
+  pm.addPass(dlc::createLowerLocalMemory());
   // The lowered code does not check what malloc returns.
   pm.addPass(dlc::createCheckHostMemory());
   // Multi-dimensional constants would become one LLVM constant per

@@ -287,9 +287,19 @@ public:
   // The default Tolerance (rtol 1e-3, atol 1e-5) is the host's: it compares
   // float32 code with float32 references.
 
-  void buildPipeline(OpPassManager &pm) const override {
+  // The host computes on its own memory: no local memory unless the user
+  // asks for one to exercise the shared memory passes.
+  HardwareAttr getDefaultHardware(MLIRContext *context) const override {
+    return HardwareAttr::get(context, /*localMemoryBytes=*/0,
+                             /*localMemorySpace=*/1, /*banks=*/1,
+                             /*doubleBuffering=*/true);
+  }
+
+  void buildPipeline(OpPassManager &pm,
+                     const PipelineOptions &options) const override {
+    addAttachHardware(pm, options);
     pm.addPass(createPrepareHostEntry());
-    buildHostPipeline(pm);
+    buildHostPipeline(pm, options);
   }
 
   LogicalResult serialize(ModuleOp module, StringRef outputDir) const override {
@@ -370,6 +380,7 @@ public:
 
 } // namespace
 
-std::unique_ptr<Target> dlc::createHostTarget() {
-  return std::make_unique<HostTarget>();
+void dlc::registerHostTarget() {
+  registerTarget(std::make_unique<HostTarget>());
+  registerDLCHostPasses();
 }

@@ -6,9 +6,10 @@
 
 namespace dlc {
 
-/// The host CPU: LLVM via upstream MLIR, run by the ExecutionEngine (JIT).
-/// The numerical reference every other target is checked against.
-std::unique_ptr<Target> createHostTarget();
+/// Registers the host CPU target (LLVM via upstream MLIR, run by the
+/// ExecutionEngine; the numerical reference every other target is checked
+/// against) and its passes.
+void registerHostTarget();
 
 /// Module attribute in which the dlc-host-prepare-entry pass records the
 /// tensor-level entry signature: {function = "main", type = (...) -> (...),

@@ -82,4 +82,36 @@ def CheckHostMemory : Pass<"dlc-host-check-memory", "mlir::ModuleOp"> {
   }];
 }
 
+def LowerLocalMemory : Pass<"dlc-host-lower-local-memory", "mlir::ModuleOp"> {
+  let summary = "Run the shared memory passes' output on the host: local buffers become ordinary allocations, transfers copies";
+  let description = [{
+    The host has no software-managed memory, but it can run what the shared
+    memory passes produce for one (`dlc run --target host --hw
+    local_memory_bytes=64K`), which proves those passes keep the numbers
+    right. Each `affine.dma_start` becomes a copy loop with the DMA's
+    meaning: `num_elements` elements, contiguous on the local side; on the
+    global side (the slower memory space) in blocks of
+    `num_elt_per_stride` elements, `stride` elements apart when strided.
+    `affine.dma_wait` goes away (the copy is complete when it returns), and
+    buffers in the local memory space move to the default one. The pass
+    also drops the module's `dlc.hardware`, which nothing below needs.
+
+    Before:
+    ```mlir
+    affine.dma_start %a[%i, 0], %local[0, 0], %tag[0], %c64, %c16, %c8
+        : memref<32x16xf32>, memref<8x8xf32, 1>, memref<1xi32, 1>
+    affine.dma_wait %tag[0], %c64 : memref<1xi32, 1>
+    ```
+    After (schematically):
+    ```mlir
+    scf.for %e = %c0 to %c64 step %c1 {
+      // global element: start(%a[%i, 0]) + (%e / 8) * 16 + %e mod 8
+      // local element:  start(%local[0, 0]) + %e
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 #endif // DLC_TARGET_HOST_PASSES_TD

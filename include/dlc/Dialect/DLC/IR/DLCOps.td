@@ -15,6 +15,7 @@
 #ifndef DLC_DIALECT_DLC_IR_DLCOPS_TD
 #define DLC_DIALECT_DLC_IR_DLCOPS_TD
 
+include "dlc/Dialect/DLC/IR/DLCAttrs.td"
 include "dlc/Dialect/DLC/IR/DLCDialect.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/OpBase.td"

@@ -1,0 +1,60 @@
+//===- DLCAttrs.td - dlc attributes ------------------------*- tablegen -*-===//
+#ifndef DLC_DIALECT_DLC_IR_DLCATTRS_TD
+#define DLC_DIALECT_DLC_IR_DLCATTRS_TD
+
+include "dlc/Dialect/DLC/IR/DLCDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def DLC_HardwareAttr : AttrDef<DLC_Dialect, "Hardware"> {
+  let mnemonic = "hardware";
+  let summary = "What the shared memory passes know about a target machine";
+  let description = [{
+    Attached to the module as `dlc.hardware` by the first pass of every
+    target pipeline (`dlc-attach-hardware`): the target's defaults, then the
+    user's overrides (`dlc compile --hw local_memory_bytes=16384,...`). Every
+    shared memory pass reads the machine from here and from nowhere else, so
+    a lit test states the machine it assumes and a user can describe a
+    variant of a chip without touching dlc.
+
+    - `local_memory_bytes`: capacity of the software-managed local memory a
+      compute nest stages its data through (SW26010 LDM, Snowflake buffers,
+      Inferentia state buffer). 0 means the machine computes on global
+      memory directly, and the memory passes leave the module alone.
+    - `local_memory_space`: memref memory space of local buffers.
+    - `banks`: number of banks (partitions) of the local memory; 1 when it
+      is not banked. Each bank holds `local_memory_bytes / banks`.
+    - `double_buffering`: streamed tiles get two buffers, so the transfer
+      of the next tile overlaps the compute of the current one; capacity
+      checks count both.
+
+    ```mlir
+    module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 65536,
+        local_memory_space = 1, banks = 1, double_buffering = true>} { ... }
+    ```
+  }];
+  let parameters = (ins
+    DefaultValuedParameter<"int64_t", "0">:$local_memory_bytes,
+    DefaultValuedParameter<"int64_t", "1">:$local_memory_space,
+    DefaultValuedParameter<"int64_t", "1">:$banks,
+    DefaultValuedParameter<"bool", "true">:$double_buffering
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Name of the module attribute that holds the description.
+    static constexpr llvm::StringLiteral kAttrName = "dlc.hardware";
+    /// True when the machine has a software-managed local memory.
+    bool hasLocalMemory() const { return getLocalMemoryBytes() > 0; }
+    /// The description of the module enclosing `op` (or of `op` itself when
+    /// it is the module), or null.
+    static HardwareAttr lookup(mlir::Operation *op);
+    /// `base` with `overrides` applied: comma-separated `name=value` entries
+    /// naming parameters (`local_memory_bytes=16384,banks=4`). Errors name
+    /// the entry.
+    static mlir::FailureOr<HardwareAttr>
+    applyOverrides(HardwareAttr base, llvm::StringRef overrides,
+                   llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+  }];
+}
+
+#endif // DLC_DIALECT_DLC_IR_DLCATTRS_TD

@@ -1,0 +1,17 @@
+// RUN: dlc-opt --split-input-file --verify-diagnostics %s
+
+// expected-error @below {{banks must be at least 1, got 0}}
+module attributes {dlc.hardware = #dlc.hardware<banks = 0>} {
+}
+
+// -----
+
+// expected-error @below {{local_memory_space must be at least 1, got 0}}
+module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 64, local_memory_space = 0>} {
+}
+
+// -----
+
+// expected-error @below {{local_memory_bytes must not be negative, got -1}}
+module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = -1>} {
+}
