@@ -62,6 +62,16 @@ void dlc::buildDLCToAffinePipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
+void dlc::buildDLCMemoryPipeline(OpPassManager &pm,
+                                 const PipelineOptions &options) {
+  TileForLocalMemoryOptions tiling;
+  tiling.loopOrder = options.loopOrder;
+  pm.addNestedPass<func::FuncOp>(createTileForLocalMemory(tiling));
+  pm.addNestedPass<func::FuncOp>(createGenerateTransfers());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
 void dlc::registerDLCPipelines() {
   PassPipelineRegistration<>(
       "dlc-to-affine-pipeline",

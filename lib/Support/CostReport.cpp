@@ -54,20 +54,6 @@ int64_t dlc::computeMACs(Operation *op) {
       .Default([](Operation *) { return int64_t(0); });
 }
 
-/// The first NameLoc inside `loc` (the importer names ops after their ONNX
-/// node).
-static std::string getNodeName(Location loc) {
-  std::string name;
-  loc->walk([&](Location nested) {
-    if (auto nameLoc = dyn_cast<NameLoc>(nested)) {
-      name = nameLoc.getName().str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return name;
-}
-
 ModelCost dlc::computeModelCost(ModuleOp module) {
   ModelCost cost;
   module.walk([&](Operation *op) {

@@ -81,6 +81,11 @@ cl::opt<std::string> hardwareOverrides(
              "`#dlc.hardware` in the user guide)"),
     cl::value_desc("entries"), cl::cat(dlcCategory));
 
+cl::opt<LoopOrder> loopOrderOption(
+    "loop-order", cl::init(LoopOrder::Auto),
+    cl::desc("Order of the tile loops of nests that read maps and kernels"),
+    getLoopOrderValues(), cl::cat(dlcCategory));
+
 cl::opt<double> rtolOption("rtol",
                            cl::desc("run: relative tolerance (default: the "
                                     "target's)"),
@@ -230,6 +235,7 @@ LogicalResult runPipeline(const Target &target, ModuleOp module) {
   pm.enableTiming(timingScope);
   PipelineOptions options;
   options.hardware = hardwareOverrides;
+  options.loopOrder = loopOrderOption;
   target.buildPipeline(pm, options);
   return pm.run(module);
 }

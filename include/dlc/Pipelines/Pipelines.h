@@ -2,6 +2,8 @@
 #ifndef DLC_PIPELINES_PIPELINES_H
 #define DLC_PIPELINES_PIPELINES_H
 
+#include "dlc/Analysis/TilingModel.h"
+
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -16,6 +18,11 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
                      "comma-separated name=value entries "
                      "(local_memory_bytes=64K,banks=4)"),
       llvm::cl::init("")};
+  Option<LoopOrder> loopOrder{
+      *this, "loop-order",
+      llvm::cl::desc("Order of the tile loops of nests that read maps and "
+                     "kernels (dlc-tile-for-local-memory)"),
+      llvm::cl::init(LoopOrder::Auto), getLoopOrderValues()};
 };
 
 /// Tensor-level clean-up every target starts with: canonicalisation (which
@@ -26,6 +33,12 @@ void buildDLCCleanupPipeline(mlir::OpPassManager &pm);
 /// dlc -> linalg on tensors -> one-shot bufferization -> affine loops. The
 /// shared affine memory passes of the accelerators start from this IR.
 void buildDLCToAffinePipeline(mlir::OpPassManager &pm);
+
+/// The shared affine memory passes, for the machine in the module's
+/// `#dlc.hardware` (each does nothing without a local memory): tiling for
+/// the capacity, explicit transfers.
+void buildDLCMemoryPipeline(mlir::OpPassManager &pm,
+                            const PipelineOptions &options);
 
 /// Registers `--dlc-to-affine-pipeline` with dlc-opt.
 void registerDLCPipelines();

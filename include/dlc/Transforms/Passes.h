@@ -2,7 +2,11 @@
 #ifndef DLC_TRANSFORMS_PASSES_H
 #define DLC_TRANSFORMS_PASSES_H
 
+#include "dlc/Analysis/TilingModel.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Pass/Pass.h"

@@ -85,4 +85,97 @@ def AttachHardware : Pass<"dlc-attach-hardware", "mlir::ModuleOp"> {
   let dependentDialects = ["dlc::DLCDialect"];
 }
 
+def TileForLocalMemory : Pass<"dlc-tile-for-local-memory", "mlir::func::FuncOp"> {
+  let summary = "Tile every loop nest so that its data fits the local memory, moving the fewest bytes";
+  let description = [{
+    For each top-level loop nest (conv, matmul, pooling, elementwise,
+    reduction, copy alike), chooses tile sizes (divisors of the trip counts
+    of the perfectly nested band) and the order of the tile loops with the
+    traffic model of `dlc/Analysis/TilingModel.h`: every buffer the nest
+    touches is transferred at the innermost tile loop its box depends on,
+    the boxes (two per streamed read-only buffer with double buffering)
+    must fit the module's `#dlc.hardware` `local_memory_bytes`, and the
+    bytes moved between global and local memory are minimised.
+    `loop-order` restricts the order for nests that read two buffers (maps
+    and kernels): `mloop` keeps a kernel tile resident and streams the maps,
+    `kloop` the reverse, `auto` lets the model choose. The nest's outermost
+    loop records the choice in `dlc.tiling`; tile loops with more than one
+    iteration get `dlc.tile_loop`. A nest whose smallest tile does not fit
+    is an error naming the op, the footprint and the capacity. Does nothing
+    when the machine has no local memory.
+
+    Before (capacity 4 KiB):
+    ```mlir
+    affine.for %i = 0 to 64 {
+      affine.for %j = 0 to 64 {
+        affine.for %k = 0 to 64 {
+          // C[i, j] += A[i, k] * B[k, j]
+    ```
+    After:
+    ```mlir
+    affine.for %i0 = 0 to 64 step 16 {        // dlc.tile_loop
+      affine.for %j0 = 0 to 64 step 16 {      // dlc.tile_loop
+        affine.for %k0 = 0 to 64 step 8 {     // dlc.tile_loop
+          affine.for %i = %i0 to %i0 + 16 {
+            affine.for %j = %j0 to %j0 + 16 {
+              affine.for %k = %k0 to %k0 + 8 {
+    } {dlc.tiling = {footprint_bytes = 4096, loop_order = "none", ...}}
+    ```
+  }];
+  let options = [
+    Option<"loopOrder", "loop-order", "dlc::LoopOrder", "dlc::LoopOrder::Auto",
+           "Order of the tile loops of nests that read maps and kernels",
+           [{dlc::getLoopOrderValues()}]>,
+  ];
+  let dependentDialects = ["mlir::affine::AffineDialect"];
+}
+
+def GenerateTransfers : Pass<"dlc-generate-transfers", "mlir::func::FuncOp"> {
+  let summary = "Stage every buffer of a nest in local memory with explicit DMA transfers";
+  let description = [{
+    Every global buffer a top-level nest reads or writes through affine
+    accesses gets a local buffer (`memref.alloc` in the hardware's
+    `local_memory_space`, live while the nest runs) that holds the box one
+    iteration of its placement loop touches. The placement is the innermost
+    tile loop (`dlc.tile_loop`, from `dlc-tile-for-local-memory`) the box
+    depends on, which is the outermost loop where the data is reused; a
+    nest without tile loops stages whole buffers around itself. Reads get an
+    `affine.dma_start` in at the start of the placement's body, writes one
+    out before its end (a written box that is not densely written is read
+    in first). Transfers show their block size and stride: the contiguous
+    trailing dimensions form a block, the next dimension a stride, the
+    others loops of DMAs; boxes that can reach outside the buffer (guarded
+    reads through a padding) are transferred row by row, clipped. The
+    nest's outermost loop lists its transfers in `dlc.transfers`, one
+    dictionary per `affine.dma_start` in order (`memref`, `direction`,
+    `count`: how often it runs, `elements`: what it moves in total,
+    `block`, `element_bytes`, `double_buffered`), counted exactly.
+    Accesses are rewritten to the local buffer at their index minus the
+    box's origin. Buffers that cannot be staged (non-affine accesses,
+    strided views, views of a buffer written in the nest) stay in global
+    memory with a remark.
+
+    Before:
+    ```mlir
+    affine.for %i0 = 0 to 64 step 16 {           // dlc.tile_loop
+      affine.for %i = %i0 to %i0 + 16 {
+        affine.for %k = 0 to 64 {
+          %a = affine.load %A[%i, %k] : memref<64x64xf32>
+    ```
+    After:
+    ```mlir
+    %a_local = memref.alloc() : memref<16x64xf32, 1>
+    affine.for %i0 = 0 to 64 step 16 {
+      affine.dma_start %A[%i0, 0], %a_local[0, 0], %tag[0], %c1024
+      affine.dma_wait %tag[0], %c1024
+      affine.for %i = %i0 to %i0 + 16 {
+        affine.for %k = 0 to 64 {
+          %a = affine.load %a_local[%i - %i0, %k] : memref<16x64xf32, 1>
+    ```
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 #endif // DLC_TRANSFORMS_PASSES_TD

@@ -17,6 +17,7 @@ using namespace mlir;
 
 void dlc::buildHostPipeline(OpPassManager &pm, const PipelineOptions &options) {
   buildDLCToAffinePipeline(pm);
+  buildDLCMemoryPipeline(pm, options);
   pm.addPass(dlc::createLowerLocalMemory());
   // The lowered code does not check what malloc returns.
   pm.addPass(dlc::createCheckHostMemory());

@@ -37,6 +37,18 @@ void DLCDialect::initialize() {
       >();
 }
 
+std::string dlc::getNodeName(Location loc) {
+  std::string name;
+  loc->walk([&](Location nested) {
+    if (auto nameLoc = dyn_cast<NameLoc>(nested)) {
+      name = nameLoc.getName().str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return name;
+}
+
 Operation *DLCDialect::materializeConstant(OpBuilder &builder, Attribute value,
                                            Type type, Location loc) {
   auto elements = dyn_cast<ElementsAttr>(value);

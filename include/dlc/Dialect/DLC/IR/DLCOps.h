@@ -39,6 +39,11 @@ std::pair<int64_t, int64_t> getShapeDimRange(int64_t rank, int64_t start,
 /// function.
 bool isUnsignedElementType(mlir::Type type);
 
+/// The ONNX node name a location carries: the first NameLoc in it (the
+/// importer names each op after its node; lowered loops keep the location),
+/// or empty.
+std::string getNodeName(mlir::Location loc);
+
 /// Numpy broadcast of two static shapes; failure if incompatible.
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);

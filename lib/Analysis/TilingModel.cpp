@@ -1,0 +1,374 @@
+//===- TilingModel.cpp - tile sizes and loop order for a capacity ---------===//
+
+#include "dlc/Analysis/TilingModel.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+using namespace mlir;
+using namespace dlc;
+
+namespace {
+
+constexpr int64_t kSaturated = std::numeric_limits<int64_t>::max();
+
+/// a * b, saturating: candidate tilings far from the optimum can describe
+/// absurd traffic, which must compare as large rather than wrap.
+int64_t mulSat(int64_t a, int64_t b) {
+  int64_t result;
+  if (__builtin_mul_overflow(a, b, &result))
+    return kSaturated;
+  return result;
+}
+int64_t addSat(int64_t a, int64_t b) {
+  int64_t result;
+  if (__builtin_add_overflow(a, b, &result))
+    return kSaturated;
+  return result;
+}
+
+/// Per buffer dimension: the box extent under given loop extents, or the
+/// whole dimension when the accesses do not give a box.
+struct DimExtent {
+  bool whole = false;
+  llvm::SmallVector<std::pair<Operation *, int64_t>> coefficients;
+  int64_t constantSpread = 0;
+};
+
+/// What the model precomputes per buffer.
+struct BufferShape {
+  llvm::SmallVector<DimExtent> dims;
+  /// Band loop indices the box depends on.
+  llvm::SmallVector<unsigned> dependentBandLoops;
+  bool in = false;
+  bool out = false;
+};
+
+class Model {
+public:
+  explicit Model(const TilingProblem &problem) : problem(problem) {
+    for (auto [position, loop] : llvm::enumerate(problem.band))
+      bandIndex[const_cast<mlir::affine::AffineForOp &>(loop).getOperation()] =
+          position;
+    for (const StagedBuffer &buffer : problem.buffers)
+      shapes.push_back(describe(buffer));
+    // Maps and kernels: the first two buffers the nest reads.
+    for (auto [index, buffer] : llvm::enumerate(problem.buffers))
+      if (buffer.read && !buffer.written)
+        readOnly.push_back(index);
+  }
+
+  Tiling evaluate(ArrayRef<int64_t> tileSizes, ArrayRef<unsigned> order) const;
+  /// The cheapest order for `tileSizes` allowed by `policy`.
+  Tiling evaluateBestOrder(ArrayRef<int64_t> tileSizes,
+                           LoopOrder policy) const;
+  std::string describeOrder(ArrayRef<unsigned> order) const;
+  const TilingProblem &problem;
+
+private:
+  BufferShape describe(const StagedBuffer &buffer) const;
+  int64_t loopExtent(Operation *loop, ArrayRef<int64_t> tileSizes) const;
+  bool dependsOn(unsigned bufferIndex, unsigned bandLoop) const {
+    return llvm::is_contained(shapes[bufferIndex].dependentBandLoops,
+                              bandLoop);
+  }
+  /// +1: the order puts kernel-only loops before map-only loops (MLoop),
+  /// -1: the reverse (KLoop), 0: it does not tell them apart.
+  int classifyOrder(ArrayRef<unsigned> order) const;
+
+  llvm::DenseMap<Operation *, unsigned> bandIndex;
+  llvm::SmallVector<BufferShape> shapes;
+  llvm::SmallVector<unsigned> readOnly;
+};
+
+BufferShape Model::describe(const StagedBuffer &buffer) const {
+  BufferShape shape;
+  shape.in = buffer.read || (buffer.written && !buffer.isWriteDense());
+  shape.out = buffer.written;
+  unsigned rank = buffer.type.getRank();
+  shape.dims.resize(rank);
+  llvm::SmallDenseSet<unsigned, 8> dependent;
+  for (unsigned d = 0; d < rank; ++d) {
+    DimExtent &dim = shape.dims[d];
+    const LinearIndex *first = nullptr;
+    int64_t minConstant = 0, maxConstant = 0;
+    for (const auto &indices : buffer.indices) {
+      const LinearIndex &index = indices[d];
+      if (!index.known || (first && !first->hasSameLinearPart(index))) {
+        dim.whole = true;
+        break;
+      }
+      if (!first) {
+        first = &index;
+        minConstant = maxConstant = index.constant;
+      }
+      minConstant = std::min(minConstant, index.constant);
+      maxConstant = std::max(maxConstant, index.constant);
+    }
+    if (dim.whole || !first)
+      continue;
+    dim.constantSpread = maxConstant - minConstant;
+    for (auto [loop, coefficient] : first->coefficients) {
+      bool known =
+          bandIndex.count(loop) || problem.innerTripCounts.count(loop);
+      if (!known) {
+        dim.whole = true;
+        break;
+      }
+      dim.coefficients.push_back({loop, coefficient});
+    }
+    if (dim.whole)
+      continue;
+    for (auto [loop, coefficient] : dim.coefficients) {
+      auto it = bandIndex.find(loop);
+      if (it != bandIndex.end())
+        dependent.insert(it->second);
+    }
+  }
+  shape.dependentBandLoops.assign(dependent.begin(), dependent.end());
+  llvm::sort(shape.dependentBandLoops);
+  return shape;
+}
+
+int64_t Model::loopExtent(Operation *loop, ArrayRef<int64_t> tileSizes) const {
+  auto it = bandIndex.find(loop);
+  if (it != bandIndex.end())
+    return tileSizes[it->second];
+  return problem.innerTripCounts.lookup(loop);
+}
+
+Tiling Model::evaluate(ArrayRef<int64_t> tileSizes,
+                       ArrayRef<unsigned> order) const {
+  Tiling tiling;
+  tiling.tileSizes.assign(tileSizes.begin(), tileSizes.end());
+  tiling.order.assign(order.begin(), order.end());
+  for (auto [index, buffer] : llvm::enumerate(problem.buffers)) {
+    const BufferShape &shape = shapes[index];
+    BufferTraffic traffic;
+    int64_t elements = 1;
+    for (auto [d, dim] : llvm::enumerate(shape.dims)) {
+      int64_t extent = buffer.type.getDimSize(d);
+      if (!dim.whole) {
+        extent = 1 + dim.constantSpread;
+        for (auto [loop, coefficient] : dim.coefficients)
+          extent += std::abs(coefficient) * (loopExtent(loop, tileSizes) - 1);
+      }
+      traffic.box.push_back(extent);
+      elements = mulSat(elements, extent);
+    }
+    traffic.boxBytes = mulSat(elements, buffer.getElementBytes());
+    // Transferred once per iteration of the tile loops outside (and at) the
+    // innermost tile loop the box depends on.
+    int64_t placement = -1;
+    for (auto [position, bandLoop] : llvm::enumerate(order))
+      if (dependsOn(index, bandLoop))
+        placement = position;
+    int64_t loads = 1;
+    for (int64_t position = 0; position <= placement; ++position) {
+      unsigned bandLoop = order[position];
+      loads = mulSat(loads, problem.tripCounts[bandLoop] /
+                                tileSizes[bandLoop]);
+    }
+    traffic.doubleBuffered =
+        problem.doubleBuffering && loads > 1 && buffer.read && !buffer.written;
+    traffic.localBytes = mulSat(traffic.boxBytes, traffic.doubleBuffered ? 2 : 1);
+    traffic.transfers = mulSat(loads, (shape.in ? 1 : 0) + (shape.out ? 1 : 0));
+    if (shape.in)
+      traffic.bytesIn = mulSat(loads, traffic.boxBytes);
+    if (shape.out)
+      traffic.bytesOut = mulSat(loads, traffic.boxBytes);
+    tiling.footprintBytes = addSat(tiling.footprintBytes, traffic.localBytes);
+    tiling.trafficBytes = addSat(
+        tiling.trafficBytes, addSat(traffic.bytesIn, traffic.bytesOut));
+    tiling.buffers.push_back(std::move(traffic));
+  }
+  int kind = classifyOrder(order);
+  tiling.orderKind = kind > 0 ? "mloop" : kind < 0 ? "kloop" : "none";
+  return tiling;
+}
+
+int Model::classifyOrder(ArrayRef<unsigned> order) const {
+  if (readOnly.size() < 2)
+    return 0;
+  unsigned maps = readOnly[0], kernels = readOnly[1];
+  int firstKernelOnly = -1, firstMapOnly = -1;
+  for (auto [position, bandLoop] : llvm::enumerate(order)) {
+    bool onMaps = dependsOn(maps, bandLoop);
+    bool onKernels = dependsOn(kernels, bandLoop);
+    if (onKernels && !onMaps && firstKernelOnly < 0)
+      firstKernelOnly = position;
+    if (onMaps && !onKernels && firstMapOnly < 0)
+      firstMapOnly = position;
+  }
+  if (firstKernelOnly < 0 || firstMapOnly < 0)
+    return 0;
+  return firstKernelOnly < firstMapOnly ? 1 : -1;
+}
+
+/// Lexicographic: fewer bytes moved, then fewer transfers (larger ones).
+bool isCheaper(const Tiling &a, const Tiling &b) {
+  if (a.trafficBytes != b.trafficBytes)
+    return a.trafficBytes < b.trafficBytes;
+  int64_t transfersA = 0, transfersB = 0;
+  for (const BufferTraffic &t : a.buffers)
+    transfersA = addSat(transfersA, t.transfers);
+  for (const BufferTraffic &t : b.buffers)
+    transfersB = addSat(transfersB, t.transfers);
+  return transfersA < transfersB;
+}
+
+Tiling Model::evaluateBestOrder(ArrayRef<int64_t> tileSizes,
+                                LoopOrder policy) const {
+  // Loops with the same dependence signature (the set of buffers whose box
+  // they index) are interchangeable for the cost: order the classes, keep
+  // the loops of a class in their original order.
+  llvm::SmallVector<std::pair<uint64_t, llvm::SmallVector<unsigned>>> classes;
+  for (unsigned bandLoop = 0; bandLoop < tileSizes.size(); ++bandLoop) {
+    if (problem.tripCounts[bandLoop] / tileSizes[bandLoop] <= 1)
+      continue;
+    uint64_t signature = 0;
+    for (unsigned b = 0; b < problem.buffers.size() && b < 64; ++b)
+      if (dependsOn(b, bandLoop))
+        signature |= uint64_t(1) << b;
+    auto it = llvm::find_if(classes,
+                            [&](auto &c) { return c.first == signature; });
+    if (it == classes.end())
+      classes.push_back({signature, {bandLoop}});
+    else
+      it->second.push_back(bandLoop);
+  }
+  llvm::SmallVector<unsigned> permutation(classes.size());
+  std::iota(permutation.begin(), permutation.end(), 0);
+  std::optional<Tiling> best, bestAnyPolicy;
+  // More than 6 classes (720 orders) would need more than 64 buffers or
+  // loops; keep the search bounded regardless.
+  unsigned budget = 720;
+  do {
+    llvm::SmallVector<unsigned> order;
+    for (unsigned c : permutation)
+      order.append(classes[c].second.begin(), classes[c].second.end());
+    Tiling candidate = evaluate(tileSizes, order);
+    bool allowed = policy == LoopOrder::Auto ||
+                   candidate.orderKind == "none" ||
+                   (policy == LoopOrder::MLoop) ==
+                       (candidate.orderKind == "mloop");
+    if (!bestAnyPolicy || isCheaper(candidate, *bestAnyPolicy))
+      bestAnyPolicy = candidate;
+    if (allowed && (!best || isCheaper(candidate, *best)))
+      best = std::move(candidate);
+  } while (--budget && std::next_permutation(permutation.begin(),
+                                             permutation.end()));
+  return best ? *best : *bestAnyPolicy;
+}
+
+std::string Model::describeOrder(ArrayRef<unsigned> order) const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(
+      order, os, [&](unsigned loop) { os << "L" << loop; }, ",");
+  return text;
+}
+
+llvm::SmallVector<int64_t> getDivisors(int64_t n) {
+  llvm::SmallVector<int64_t> divisors;
+  for (int64_t d = 1; d * d <= n; ++d)
+    if (n % d == 0) {
+      divisors.push_back(d);
+      if (d != n / d)
+        divisors.push_back(n / d);
+    }
+  llvm::sort(divisors);
+  return divisors;
+}
+
+} // namespace
+
+Tiling dlc::evaluateTiling(const TilingProblem &problem,
+                           ArrayRef<int64_t> tileSizes,
+                           ArrayRef<unsigned> order) {
+  return Model(problem).evaluate(tileSizes, order);
+}
+
+FailureOr<Tiling> dlc::chooseTiling(const TilingProblem &problem,
+                                    LoopOrder policy,
+                                    std::string &diagnostic) {
+  Model model(problem);
+  unsigned depth = problem.band.size();
+  llvm::SmallVector<llvm::SmallVector<int64_t>> divisors;
+  for (int64_t trip : problem.tripCounts)
+    divisors.push_back(getDivisors(trip));
+  auto fits = [&](const Tiling &t) {
+    return t.footprintBytes <= problem.capacityBytes;
+  };
+
+  // Coordinate descent: move one loop's tile size to any divisor while that
+  // lowers the traffic and still fits.
+  auto descend = [&](Tiling current) {
+    while (true) {
+      std::optional<Tiling> best;
+      for (unsigned l = 0; l < depth; ++l)
+        for (int64_t size : divisors[l]) {
+          if (size == current.tileSizes[l])
+            continue;
+          llvm::SmallVector<int64_t> sizes = current.tileSizes;
+          sizes[l] = size;
+          Tiling candidate = model.evaluateBestOrder(sizes, policy);
+          if (fits(candidate) && isCheaper(candidate, best ? *best : current))
+            best = std::move(candidate);
+        }
+      if (!best)
+        return current;
+      current = std::move(*best);
+    }
+  };
+
+  llvm::SmallVector<int64_t> smallest(depth, 1);
+  Tiling start = model.evaluateBestOrder(smallest, policy);
+  if (!fits(start)) {
+    llvm::raw_string_ostream os(diagnostic);
+    os << "even the smallest tile (1 iteration of each of the " << depth
+       << " tiled loops) needs " << start.footprintBytes
+       << " bytes of local memory, more than its capacity of "
+       << problem.capacityBytes << " bytes:";
+    for (auto [buffer, traffic] : llvm::zip(problem.buffers, start.buffers)) {
+      os << " " << buffer.type << " box ";
+      llvm::interleave(traffic.box, os, "x");
+      os << " (" << traffic.localBytes << " bytes)";
+    }
+    return failure();
+  }
+  Tiling best = descend(start);
+
+  // Second start: the whole nest, shrunk one divisor step at a time (the
+  // step costing the least traffic) until it fits.
+  llvm::SmallVector<int64_t> whole(problem.tripCounts.begin(),
+                                   problem.tripCounts.end());
+  Tiling shrinking = model.evaluateBestOrder(whole, policy);
+  while (!fits(shrinking)) {
+    std::optional<Tiling> next;
+    for (unsigned l = 0; l < depth; ++l) {
+      auto it = llvm::find(divisors[l], shrinking.tileSizes[l]);
+      if (it == divisors[l].begin())
+        continue;
+      llvm::SmallVector<int64_t> sizes = shrinking.tileSizes;
+      sizes[l] = *std::prev(it);
+      Tiling candidate = model.evaluateBestOrder(sizes, policy);
+      if (!next || isCheaper(candidate, *next))
+        next = std::move(candidate);
+    }
+    if (!next)
+      break;
+    shrinking = std::move(*next);
+  }
+  if (fits(shrinking)) {
+    Tiling refined = descend(shrinking);
+    if (isCheaper(refined, best))
+      best = std::move(refined);
+  }
+  return best;
+}
