@@ -537,7 +537,10 @@ private:
   FailureOr<BufferPlan> plan(Value buffer, std::string &reason);
   LogicalResult planReads(BufferPlan &plan, ArrayRef<CopyNest> copies,
                           std::string &reason);
-  void apply(BufferPlan &plan, SmallVectorImpl<Attribute> &records);
+  /// Rewrites the reads and erases the buffer; `records` gets one
+  /// dictionary per erased copy, keyed by its position in the function.
+  void apply(BufferPlan &plan,
+             SmallVectorImpl<std::pair<unsigned, Attribute>> &records);
   void keep(affine::AffineForOp nest, const std::string &reason);
 
   /// What one function's run knows (the pass itself must stay copyable).
@@ -550,6 +553,10 @@ private:
     /// context, so this is declared (and destroyed) after it.
     DenseMap<Operation *, std::unique_ptr<NestAnalysis>> nests;
     DenseSet<Operation *> erased;
+    /// Program order of the top-level ops as the run started.
+    DenseMap<Operation *, unsigned> position;
+    /// Copies kept, with their position and reason.
+    SmallVector<std::tuple<unsigned, Operation *, std::string>> kept;
     struct {
       int64_t copiesRemoved = 0, copiesKept = 0, fillsRemoved = 0,
               elementCopiesRemoved = 0, bytesRemoved = 0, readsRewritten = 0;
@@ -569,7 +576,8 @@ NestAnalysis &DataMovementEliminationPass::getNest(affine::AffineForOp nest) {
 
 void DataMovementEliminationPass::keep(affine::AffineForOp nest,
                                        const std::string &reason) {
-  nest.emitRemark("copy kept: ") << reason;
+  // Emitted at the end, in program order (copies are visited last first).
+  state->kept.push_back({state->position.lookup(nest), nest, reason});
   ++state->totals.copiesKept;
 }
 
@@ -679,7 +687,9 @@ FailureOr<BufferPlan> DataMovementEliminationPass::plan(Value buffer,
       (access->isWrite ? writes : reads) = true;
     }
     if (reads && writes) {
-      reason = "its buffer is read and written by " + describeNest(op);
+      reason = "its buffer is updated in place by " + describeNest(op) +
+               " (read and written there, e.g. an accumulator the copy "
+               "initialises)";
       return failure();
     }
     if (reads) {
@@ -907,8 +917,9 @@ static Value buildRead(OpBuilder &builder, Location loc, Type type,
   return guard.getResult(0);
 }
 
-void DataMovementEliminationPass::apply(BufferPlan &plan,
-                                        SmallVectorImpl<Attribute> &records) {
+void DataMovementEliminationPass::apply(
+    BufferPlan &plan,
+    SmallVectorImpl<std::pair<unsigned, Attribute>> &records) {
   Block &body = state->function.getBody().front();
   // The pad value, where every reader sees it.
   Value fill;
@@ -939,14 +950,17 @@ void DataMovementEliminationPass::apply(BufferPlan &plan,
       type.getNumElements() * getElementBytes(type.getElementType());
   MLIRContext *ctx = &getContext();
   for (auto [copy, elements] : plan.copies) {
-    records.push_back(DictionaryAttr::get(
-        ctx,
-        {NamedAttribute(StringAttr::get(ctx, "op"),
-                        StringAttr::get(ctx, getNodeName(copy))),
-         NamedAttribute(StringAttr::get(ctx, "elements"),
-                        IntegerAttr::get(IntegerType::get(ctx, 64), elements)),
-         NamedAttribute(StringAttr::get(ctx, "bytes"),
-                        IntegerAttr::get(IntegerType::get(ctx, 64), bytes))}));
+    records.emplace_back(
+        state->position.lookup(copy),
+        DictionaryAttr::get(
+            ctx, {NamedAttribute(StringAttr::get(ctx, "op"),
+                                 StringAttr::get(ctx, getNodeName(copy))),
+                  NamedAttribute(
+                      StringAttr::get(ctx, "elements"),
+                      IntegerAttr::get(IntegerType::get(ctx, 64), elements)),
+                  NamedAttribute(
+                      StringAttr::get(ctx, "bytes"),
+                      IntegerAttr::get(IntegerType::get(ctx, 64), bytes))}));
     ++state->totals.copiesRemoved;
     state->totals.elementCopiesRemoved += elements;
     forget(copy);
@@ -998,8 +1012,14 @@ void DataMovementEliminationPass::runOnOperation() {
   SmallVector<Operation *> topLevel =
       llvm::map_to_vector(body, [](Operation &op) { return &op; });
   DenseMap<Value, std::string> keptBuffers;
-  SmallVector<Attribute> records;
-  for (Operation *op : topLevel) {
+  SmallVector<std::pair<unsigned, Attribute>> records;
+  for (auto [index, op] : llvm::enumerate(topLevel))
+    state->position[op] = index;
+  // Last copy first: a copy reading a concatenation or a pad would become
+  // a piecewise copy (an affine.if of loads) if that buffer went first,
+  // and piecewise copies are not pure copies; the other way round, its
+  // readers read the concatenation or pad, which then goes with them.
+  for (Operation *op : llvm::reverse(topLevel)) {
     if (state->erased.contains(op))
       continue;
     auto loop = dyn_cast<affine::AffineForOp>(op);
@@ -1030,6 +1050,11 @@ void DataMovementEliminationPass::runOnOperation() {
     }
     apply(*bufferPlan, records);
   }
+  llvm::sort(functionState.kept, [](const auto &a, const auto &b) {
+    return std::get<0>(a) < std::get<0>(b);
+  });
+  for (auto &[position, nest, reason] : functionState.kept)
+    nest->emitRemark("copy kept: ") << reason;
   auto totals = functionState.totals;
   state = nullptr;
 
@@ -1058,7 +1083,10 @@ void DataMovementEliminationPass::runOnOperation() {
   if (auto existing =
           function->getAttrOfType<ArrayAttr>("dlc.eliminated_copies"))
     llvm::append_range(all, existing.getValue());
-  llvm::append_range(all, records);
+  // In program order, whatever order the copies went in.
+  llvm::sort(records, llvm::less_first());
+  for (auto &record : records)
+    all.push_back(record.second);
   function->setAttr("dlc.eliminated_copies",
                     ArrayAttr::get(&getContext(), all));
 }

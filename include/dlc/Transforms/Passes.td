@@ -78,10 +78,14 @@ def DataMovementElimination
     copy's load, giving a piecewise quasi-affine function from the reader's
     iterations to source elements; its pieces become an `affine.load` (one
     piece), or an `affine.if` chain yielding one load per piece (concat,
-    pad), with the pad's constant where no copy wrote. Copies are visited in
-    program order, so chains (reshape -> transpose -> reshape of a channel
-    shuffle) collapse onto the first source; a copy into a function argument
-    (an output) stays, but reads its source through the earlier copies.
+    pad), with the pad's constant where no copy wrote. Copies are visited
+    from the last one up: each buffer's readers are rewritten before the
+    copies feeding that buffer's sources are, so chains (reshape ->
+    transpose -> reshape of a channel shuffle) collapse onto the first
+    source, and a concatenation or pad feeding a transpose goes too (visited
+    first, it would turn the transpose into a piecewise copy, which is not a
+    pure copy). A copy into a function argument (an output) stays, but reads
+    its source through the earlier copies.
 
     Legality, per buffer (otherwise every copy nest writing it gets a
     remark `copy kept: <reason>` and nothing changes): the buffer is a
