@@ -340,10 +340,10 @@ func.func @expand_tile(%a: memref<3xf32>, %b: memref<2x3xf32>, %o1: memref<4x3xf
 // -----
 
 // Channel shuffle (6 channels, 2 groups) written as three copies: reshape
-// to 2x3, transpose to 3x2, reshape back to 6. Copies are processed in
-// program order, so each copy's load is rewritten before the copy itself
-// is eliminated: the chain collapses onto the input, and the reader reads
-// input channel 3 * (c mod 2) + c floordiv 2 directly.
+// to 2x3, transpose to 3x2, reshape back to 6. Copies are processed from
+// the last one up, each buffer's reader then reading the buffer before it:
+// the chain collapses onto the input, and the reader reads input channel
+// 3 * (c mod 2) + c floordiv 2 directly.
 // CHECK-LABEL: func.func @channel_shuffle
 // CHECK-SAME: op = "reshape1"
 // CHECK-SAME: op = "transpose"
@@ -450,5 +450,57 @@ func.func @dead(%a: memref<4xf32>) {
     affine.store %v, %d[%i] : memref<4xf32>
   } loc("dead")
   memref.dealloc %d : memref<4xf32>
+  return
+}
+
+// -----
+
+// A concatenation feeding a transpose (a ShuffleNet unit's concat before its
+// channel shuffle): the transpose goes first, so its reader reads the
+// concatenation, which then goes as well; the reader ends up with one
+// affine.if choosing the input.
+// CHECK: #[[FIRST:.*]] = affine_set<(d0, d1) : (-d1 + 1 >= 0)>
+// CHECK-LABEL: func.func @concat_then_transpose
+// CHECK-SAME: (%[[A:.*]]: memref<2x3xf32>, %[[B:.*]]: memref<2x3xf32>,
+// CHECK-SAME: op = "concat"}, {{.*}} op = "concat"}, {{.*}} op = "transpose"}]
+// CHECK-NOT: memref.alloc
+// CHECK: affine.for %[[I:.*]] = 0 to 3
+// CHECK-NEXT: affine.for %[[J:.*]] = 0 to 4
+// CHECK-NEXT: affine.if #[[FIRST]](%[[I]], %[[J]]) -> f32
+// CHECK-NEXT: affine.load %[[A]][%[[J]], %[[I]]]
+// CHECK: } else {
+// CHECK-NEXT: affine.load %[[B]][%[[J]] - 2, %[[I]]]
+func.func @concat_then_transpose(%a: memref<2x3xf32>, %b: memref<2x3xf32>, %out: memref<3x4xf32>) {
+  %c = memref.alloc() : memref<4x3xf32>
+  %top = memref.subview %c[0, 0] [2, 3] [1, 1] : memref<4x3xf32> to memref<2x3xf32, strided<[3, 1]>>
+  affine.for %i = 0 to 2 {
+    affine.for %j = 0 to 3 {
+      %v = affine.load %a[%i, %j] : memref<2x3xf32>
+      affine.store %v, %top[%i, %j] : memref<2x3xf32, strided<[3, 1]>>
+    }
+  } loc("concat")
+  %bottom = memref.subview %c[2, 0] [2, 3] [1, 1] : memref<4x3xf32> to memref<2x3xf32, strided<[3, 1], offset: 6>>
+  affine.for %i = 0 to 2 {
+    affine.for %j = 0 to 3 {
+      %v = affine.load %b[%i, %j] : memref<2x3xf32>
+      affine.store %v, %bottom[%i, %j] : memref<2x3xf32, strided<[3, 1], offset: 6>>
+    }
+  } loc("concat")
+  %t = memref.alloc() : memref<3x4xf32>
+  affine.for %i = 0 to 3 {
+    affine.for %j = 0 to 4 {
+      %v = affine.load %c[%j, %i] : memref<4x3xf32>
+      affine.store %v, %t[%i, %j] : memref<3x4xf32>
+    }
+  } loc("transpose")
+  affine.for %i = 0 to 3 {
+    affine.for %j = 0 to 4 {
+      %v = affine.load %t[%i, %j] : memref<3x4xf32>
+      %w = arith.negf %v : f32
+      affine.store %w, %out[%i, %j] : memref<3x4xf32>
+    }
+  }
+  memref.dealloc %c : memref<4x3xf32>
+  memref.dealloc %t : memref<3x4xf32>
   return
 }
