@@ -19,9 +19,12 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <isl/aff.h>
+#include <isl/constraint.h>
 #include <isl/cpp.h>
 #include <isl/ctx.h>
 #include <isl/fixed_box.h>
+#include <isl/local_space.h>
 #include <isl/map.h>
 #include <isl/options.h>
 #include <isl/set.h>
@@ -68,6 +71,7 @@ std::string AnalysisContext::getName(Value value) {
     unique = name + "_" + std::to_string(n);
   usedNames.insert(unique);
   names[value] = unique;
+  values[unique] = value;
   return unique;
 }
 
@@ -160,6 +164,12 @@ PresburgerPointSet::intersect(const PresburgerPointSet &other) const {
       wrap(set).intersect(wrap(other.set)).coalesce().release());
 }
 
+PresburgerPointSet
+PresburgerPointSet::subtract(const PresburgerPointSet &other) const {
+  return PresburgerPointSet(
+      wrap(set).subtract(wrap(other.set)).coalesce().release());
+}
+
 bool PresburgerPointSet::isEqual(const PresburgerPointSet &other) const {
   return wrap(set).is_equal(wrap(other.set));
 }
@@ -240,6 +250,283 @@ std::string PresburgerRelation::str() const {
 }
 
 //===----------------------------------------------------------------------===//
+// From isl back to MLIR affine expressions
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Writes isl affine expressions and constraints as MLIR affine
+/// expressions: set (or input) dimensions are dims, parameters symbols
+/// (numbered by name across the whole function), local divisions
+/// `floor(e/d)` become `e floordiv d`.
+class AffineExprBuilder {
+public:
+  AffineExprBuilder(MLIRContext *context, unsigned numDims,
+                    SmallVector<std::string> &symbols)
+      : context(context), numDims(numDims), symbols(symbols) {}
+
+  /// `aff` (possibly rational, with integer values on its domain).
+  FailureOr<AffineExpr> build(isl_aff *aff);
+  /// The constraint `expr >= 0` or `expr = 0`.
+  FailureOr<AffineExpr> build(isl_constraint *constraint);
+
+private:
+  FailureOr<int64_t> toInt(isl_val *owned);
+  FailureOr<AffineExpr> symbol(isl_space *space, int position);
+  /// Sum of `coefficient(kind, i) * term(i)` over the terms of one kind,
+  /// with coefficients scaled by `scale` (the denominator).
+  template <typename GetCoefficient, typename GetDiv>
+  FailureOr<AffineExpr> buildSum(isl_space *space, int numIn, int numParams,
+                                 int numDivs, isl_val *scale,
+                                 GetCoefficient getCoefficient, GetDiv getDiv);
+
+  MLIRContext *context;
+  unsigned numDims;
+  SmallVector<std::string> &symbols;
+};
+
+} // namespace
+
+FailureOr<int64_t> AffineExprBuilder::toInt(isl_val *owned) {
+  isl::val value = isl::manage(owned);
+  if (value.is_null() || !value.is_int())
+    return failure();
+  // isl keeps big integers exactly; only values that fit are usable.
+  isl::val limit(value.ctx(), std::numeric_limits<int64_t>::max());
+  if (value.abs().gt(limit))
+    return failure();
+  return value.get_num_si();
+}
+
+FailureOr<AffineExpr> AffineExprBuilder::symbol(isl_space *space,
+                                                int position) {
+  const char *name = isl_space_get_dim_name(space, isl_dim_param, position);
+  if (!name)
+    return failure();
+  auto *it = llvm::find(symbols, name);
+  if (it == symbols.end()) {
+    symbols.push_back(name);
+    it = symbols.end() - 1;
+  }
+  return getAffineSymbolExpr(it - symbols.begin(), context);
+}
+
+template <typename GetCoefficient, typename GetDiv>
+FailureOr<AffineExpr>
+AffineExprBuilder::buildSum(isl_space *space, int numIn, int numParams,
+                            int numDivs, isl_val *scale,
+                            GetCoefficient getCoefficient, GetDiv getDiv) {
+  AffineExpr sum = getAffineConstantExpr(0, context);
+  auto addTerm = [&](isl_val *coefficient, AffineExpr term) -> LogicalResult {
+    FailureOr<int64_t> factor =
+        toInt(isl_val_mul(coefficient, isl_val_copy(scale)));
+    if (failed(factor))
+      return failure();
+    if (*factor != 0)
+      sum = sum + term * *factor;
+    return success();
+  };
+  if (numIn > static_cast<int>(numDims))
+    return failure();
+  for (int i = 0; i < numIn; ++i)
+    if (failed(addTerm(getCoefficient(isl_dim_in, i),
+                       getAffineDimExpr(i, context))))
+      return failure();
+  for (int i = 0; i < numParams; ++i) {
+    FailureOr<AffineExpr> term = symbol(space, i);
+    if (failed(term) ||
+        failed(addTerm(getCoefficient(isl_dim_param, i), *term)))
+      return failure();
+  }
+  for (int i = 0; i < numDivs; ++i) {
+    isl_val *coefficient = getCoefficient(isl_dim_div, i);
+    if (isl_val_is_zero(coefficient)) {
+      isl_val_free(coefficient);
+      continue;
+    }
+    isl_aff *div = getDiv(i);
+    FailureOr<AffineExpr> term = build(div);
+    isl_aff_free(div);
+    // A local division is the floor of its (rational) expression.
+    if (failed(term) || failed(addTerm(coefficient, *term)))
+      return failure();
+  }
+  return sum;
+}
+
+FailureOr<AffineExpr> AffineExprBuilder::build(isl_aff *aff) {
+  isl_val *denominator = isl_aff_get_denominator_val(aff);
+  FailureOr<int64_t> divisor = toInt(isl_val_copy(denominator));
+  isl_space *space = isl_aff_get_domain_space(aff);
+  FailureOr<AffineExpr> sum = buildSum(
+      space, isl_aff_dim(aff, isl_dim_in), isl_aff_dim(aff, isl_dim_param),
+      isl_aff_dim(aff, isl_dim_div), denominator,
+      [&](isl_dim_type type, int i) {
+        return isl_aff_get_coefficient_val(aff, type, i);
+      },
+      [&](int i) { return isl_aff_get_div(aff, i); });
+  FailureOr<int64_t> constant =
+      toInt(isl_val_mul(isl_aff_get_constant_val(aff), denominator));
+  isl_space_free(space);
+  if (failed(sum) || failed(divisor) || failed(constant) || *divisor <= 0)
+    return failure();
+  AffineExpr expr = *sum + *constant;
+  // Exact on the domain for an integer-valued function, the floor for a
+  // local division.
+  return *divisor == 1 ? expr : expr.floorDiv(*divisor);
+}
+
+FailureOr<AffineExpr> AffineExprBuilder::build(isl_constraint *constraint) {
+  isl_local_space *local = isl_constraint_get_local_space(constraint);
+  isl_space *space = isl_local_space_get_space(local);
+  isl_val *one = isl_val_one(isl_local_space_get_ctx(local));
+  // Constraints of sets number their dimensions as set dimensions.
+  FailureOr<AffineExpr> sum = buildSum(
+      space, isl_local_space_dim(local, isl_dim_set),
+      isl_local_space_dim(local, isl_dim_param),
+      isl_local_space_dim(local, isl_dim_div), one,
+      [&](isl_dim_type type, int i) {
+        return isl_constraint_get_coefficient_val(
+            constraint, type == isl_dim_in ? isl_dim_set : type, i);
+      },
+      [&](int i) { return isl_constraint_get_div(constraint, i); });
+  FailureOr<int64_t> constant =
+      toInt(isl_constraint_get_constant_val(constraint));
+  isl_val_free(one);
+  isl_space_free(space);
+  isl_local_space_free(local);
+  if (failed(sum) || failed(constant))
+    return failure();
+  return *sum + *constant;
+}
+
+/// Whether `expr >= 0` always holds: a non-negative constant, or one of
+/// the two constraints isl keeps to define a local division q = n floordiv d
+/// (n - d*q >= 0 and d*q - n + d - 1 >= 0), which say 0 <= n mod d < d.
+static bool holdsTrivially(AffineExpr expr, unsigned numDims,
+                           unsigned numSymbols) {
+  auto isConstantAtLeast = [&](AffineExpr candidate, int64_t bound) {
+    auto constant = dyn_cast<AffineConstantExpr>(
+        simplifyAffineExpr(candidate, numDims, numSymbols));
+    return constant && constant.getValue() >= bound;
+  };
+  if (isConstantAtLeast(expr, 0))
+    return true;
+  bool trivial = false;
+  expr.walk([&](AffineExpr sub) {
+    auto division = dyn_cast<AffineBinaryOpExpr>(sub);
+    if (trivial || !division || division.getKind() != AffineExprKind::FloorDiv)
+      return;
+    auto divisor = dyn_cast<AffineConstantExpr>(division.getRHS());
+    if (!divisor || divisor.getValue() <= 0)
+      return;
+    AffineExpr remainder = division.getLHS() % divisor;
+    trivial = isConstantAtLeast(expr - remainder, 0) ||
+              isConstantAtLeast(expr + remainder, divisor.getValue() - 1);
+  });
+  return trivial;
+}
+
+/// The conditions of `set` as integer sets, one per basic set of the union;
+/// a null set for a part without constraints.
+static LogicalResult toIntegerSets(isl_set *set, AffineExprBuilder &builder,
+                                   unsigned numDims, unsigned numSymbols,
+                                   SmallVectorImpl<IntegerSet> &result) {
+  // Existentially quantified variables need explicit divisions to be
+  // written as floordiv.
+  isl::set explicitDivs =
+      isl::manage(
+          isl_set_remove_redundancies(isl_set_compute_divs(isl_set_copy(set))))
+          .coalesce();
+  bool failed = false;
+  explicitDivs.foreach_basic_set([&](isl::basic_set part) {
+    SmallVector<AffineExpr> exprs;
+    SmallVector<bool> isEquality;
+    auto addConstraint = [&](isl_constraint *constraint) {
+      FailureOr<AffineExpr> expr = builder.build(constraint);
+      bool equality = isl_constraint_is_equality(constraint);
+      isl_constraint_free(constraint);
+      if (mlir::failed(expr)) {
+        failed = true;
+        return;
+      }
+      if (!equality && holdsTrivially(*expr, numDims, numSymbols))
+        return;
+      exprs.push_back(*expr);
+      isEquality.push_back(equality);
+    };
+    isl_basic_set_foreach_constraint(
+        part.get(),
+        [](isl_constraint *constraint, void *user) {
+          (*static_cast<decltype(addConstraint) *>(user))(constraint);
+          return isl_stat_ok;
+        },
+        &addConstraint);
+    result.push_back(exprs.empty() ? IntegerSet()
+                                   : IntegerSet::get(numDims, numSymbols, exprs,
+                                                     isEquality));
+  });
+  return failure(failed);
+}
+
+FailureOr<PiecewiseAffineMap>
+PresburgerRelation::toAffinePieces(MLIRContext *mlirContext,
+                                   const PresburgerPointSet &context) const {
+  if (!map || !isSingleValued())
+    return failure();
+  isl::map relation = wrap(map);
+  if (context.get())
+    relation = relation.intersect_domain(wrap(context.get()));
+  isl::pw_multi_aff function = relation.as_pw_multi_aff();
+  if (context.get())
+    function = function.gist(wrap(context.get()));
+  function = function.coalesce();
+
+  isl_space *space = isl_pw_multi_aff_get_space(function.get());
+  unsigned numDims = isl_space_dim(space, isl_dim_in);
+  PiecewiseAffineMap result;
+  for (int i = 0, e = isl_space_dim(space, isl_dim_param); i < e; ++i) {
+    const char *name = isl_space_get_dim_name(space, isl_dim_param, i);
+    result.symbols.push_back(name ? name : "");
+  }
+  isl_space_free(space);
+  unsigned numSymbols = result.symbols.size();
+  AffineExprBuilder builder(mlirContext, numDims, result.symbols);
+  bool failed = false;
+  function.foreach_piece([&](isl::set domain, isl::multi_aff values) {
+    SmallVector<AffineExpr> results;
+    for (int i = 0, e = isl_multi_aff_dim(values.get(), isl_dim_out); i < e;
+         ++i) {
+      isl_aff *value = isl_multi_aff_get_aff(values.get(), i);
+      FailureOr<AffineExpr> expr = builder.build(value);
+      isl_aff_free(value);
+      if (mlir::failed(expr)) {
+        failed = true;
+        return;
+      }
+      results.push_back(simplifyAffineExpr(*expr, numDims, numSymbols));
+    }
+    SmallVector<IntegerSet> conditions;
+    if (mlir::failed(toIntegerSets(domain.get(), builder, numDims, numSymbols,
+                                   conditions))) {
+      failed = true;
+      return;
+    }
+    // A part without constraints covers the others.
+    if (llvm::any_of(conditions, [](IntegerSet set) { return !set; }))
+      conditions.assign(1, IntegerSet());
+    AffineMap valueMap =
+        AffineMap::get(numDims, numSymbols, results, mlirContext);
+    for (IntegerSet condition : conditions)
+      result.pieces.push_back({condition, valueMap});
+  });
+  // New symbols would have been met outside the function's space.
+  if (failed || result.symbols.size() != numSymbols)
+    return failure();
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
 // Printing affine expressions in isl notation
 //===----------------------------------------------------------------------===//
 
@@ -291,8 +578,21 @@ std::string IslPrinter::printExpr(AffineExpr expr, ArrayRef<std::string> dims,
     break;
   }
   auto binary = cast<AffineBinaryOpExpr>(expr);
-  std::string lhs = printExpr(binary.getLHS(), dims, symbols);
-  std::string rhs = printExpr(binary.getRHS(), dims, symbols);
+  AffineExpr lhsExpr = binary.getLHS(), rhsExpr = binary.getRHS();
+  // isl takes a divisor only as a positive number: x / -d is -x / d.
+  auto divisor = dyn_cast<AffineConstantExpr>(rhsExpr);
+  if (divisor && divisor.getValue() < 0 &&
+      (expr.getKind() == AffineExprKind::FloorDiv ||
+       expr.getKind() == AffineExprKind::CeilDiv)) {
+    lhsExpr = -lhsExpr;
+    rhsExpr = -rhsExpr;
+  }
+  std::string lhs = printExpr(lhsExpr, dims, symbols);
+  std::string rhs = printExpr(rhsExpr, dims, symbols);
+  // A factor or divisor must be a bare number for isl ("x * -2", not
+  // "x * (-2)").
+  if (auto constant = dyn_cast<AffineConstantExpr>(rhsExpr))
+    rhs = std::to_string(constant.getValue());
   switch (expr.getKind()) {
   case AffineExprKind::Add:
     return "(" + lhs + " + " + rhs + ")";
@@ -495,6 +795,9 @@ static std::optional<std::string> printViewMap(AnalysisContext &context,
     if (!sourceType.hasStaticShape())
       return std::nullopt;
     source = collapse.getSrc();
+    // Collapsing to rank 0 drops unit dimensions only: all indices are 0.
+    if (collapse.getReassociationIndices().empty())
+      sourceIndices.assign(sourceType.getRank(), "0");
     // An expanded index is the collapsed one delinearised (floordiv, mod).
     for (auto [groupIndex, group] :
          llvm::enumerate(collapse.getReassociationIndices())) {

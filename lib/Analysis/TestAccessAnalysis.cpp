@@ -153,6 +153,24 @@ void TestAccessAnalysis::runOnOperation() {
             os << " (" << *pieces << " affine piece"
                << (*pieces == 1 ? "" : "s") << ")";
           os << "\n";
+          // The same function as MLIR affine pieces, simplified within the
+          // reader's iterations (what data-movement elimination emits).
+          FailureOr<PiecewiseAffineMap> pieces =
+              read.relation.toAffinePieces(&getContext(), reader.domain);
+          if (failed(pieces)) {
+            os << "    not expressible as affine pieces\n";
+          } else {
+            for (AffinePiece piece : pieces->pieces) {
+              os << "    piece ";
+              if (piece.condition)
+                piece.condition.print(os);
+              else
+                os << "always";
+              os << ": ";
+              piece.map.print(os);
+              os << "\n";
+            }
+          }
           covered = covered.unite(read.relation.domain());
         }
         os << "  covers "

@@ -64,6 +64,7 @@ void dlc::buildDLCToAffinePipeline(OpPassManager &pm) {
 
 void dlc::buildDLCMemoryPipeline(OpPassManager &pm,
                                  const PipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(createDataMovementElimination());
   TileForLocalMemoryOptions tiling;
   tiling.loopOrder = options.loopOrder;
   pm.addNestedPass<func::FuncOp>(createTileForLocalMemory(tiling));

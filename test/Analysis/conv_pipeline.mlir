@@ -9,6 +9,9 @@
 // 2x3x3x3 = 54, the output 2x2x2 = 8. Seen through the copy, the conv reads
 // the input at (2*oh + kh - 1, 2*ow + kw - 1) where that is inside it; the
 // border comes from the fill nest, so the copy covers only part of the read.
+// As an affine piece (simplified within the conv's loops) only the two
+// lower-border conditions remain: the last window ends at 2*3 + 2 - 1 = 7,
+// inside the input.
 // CHECK-LABEL: nest 0 in @main: 4 loops, band depth 4
 // CHECK: store [[PADDED:alloc]]: {{.*}} injective
 // CHECK: footprint [[PADDED]]: 243 elements, 972 bytes, box 1x3x9x9 (243 elements, 972 bytes)
@@ -31,6 +34,7 @@
 // CHECK: pure copy: no
 // CHECK: nest 3 load [[PADDED]] through copy nest 1:
 // CHECK-NEXT: from [[X]]: { [[S3]][{{.*}}] -> [[X]][(0), ([[IC]]), (-1 + 2[[OH]] + [[KH]]), (-1 + 2[[OW]] + [[KW]])] : {{.*}} } (1 affine piece)
+// CHECK-NEXT: piece (d0, d1, d2, d3, d4, d5, d6) : (d3 * 2 + d6 - 1 >= 0, d2 * 2 + d5 - 1 >= 0): (d0, d1, d2, d3, d4, d5, d6) -> (0, d4, d2 * 2 + d5 - 1, d3 * 2 + d6 - 1)
 // CHECK-NEXT: covers part of the read
 func.func @main(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x4x4xf32> {
   %0 = dlc.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x4x4xf32>

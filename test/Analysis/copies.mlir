@@ -12,6 +12,7 @@
 // CHECK: load [[T]]: { [[S1:S[0-9]+]][[[K:[a-z0-9_]+]]] -> [[T]][([[K]]), (2)] : 0 <= [[K]] <= 7 }
 // CHECK: nest 1 load [[T]] through copy nest 0:
 // CHECK-NEXT: from [[SRC]]: { [[S1]][[[K]]] -> [[SRC]][(2), ([[K]])] : 0 <= [[K]] <= 7 } (1 affine piece)
+// CHECK-NEXT: piece always: (d0) -> (2, d0)
 // CHECK-NEXT: covers the whole read
 func.func @transpose(%a: memref<4x8xf32>, %out: memref<8xf32>) {
   %t = memref.alloc() : memref<8x4xf32>
@@ -43,6 +44,7 @@ func.func @transpose(%a: memref<4x8xf32>, %out: memref<8xf32>) {
 // CHECK: load [[R]]: { [[S1:S[0-9]+]][[[P:[a-z0-9_]+]], [[Q:[a-z0-9_]+]]] -> [[R]][(6[[P]] + [[Q]])] :
 // CHECK: nest 1 load [[R]] through copy nest 0:
 // CHECK-NEXT: from [[SRC]]: { [[S1]][[[P]], [[Q]]] -> [[SRC]][([[P]] + floor((2[[P]] + [[Q]])/4)), ((2[[P]] + [[Q]]) mod 4)] : {{.*}} } (1 affine piece)
+// CHECK-NEXT: piece always: (d0, d1) -> (d0 + (d0 * 2 + d1) floordiv 4, (d0 * 2 + d1) mod 4)
 // CHECK-NEXT: covers the whole read
 func.func @reshape(%a: memref<6x4xf32>, %out: memref<4x6xf32>) {
   %r = memref.alloc() : memref<24xf32>
@@ -73,6 +75,7 @@ func.func @reshape(%a: memref<6x4xf32>, %out: memref<4x6xf32>) {
 // CHECK-NEXT: on [[R:alloc]]: { [[S1]][[[P]], [[Q]]] -> [[R]][(6[[P]] + [[Q]])] :
 // CHECK-LABEL: nest 1 load expand_shape through copy nest 0:
 // CHECK-NEXT: from [[SRC]]: { [[S1]][[[P]], [[Q]]] -> [[SRC]][(floor((6[[P]] + [[Q]])/12)), ([[P]] + floor((2[[P]] + [[Q]])/4) - 3*floor((6[[P]] + [[Q]])/12)), ((2[[P]] + [[Q]]) mod 4)] : {{.*}} } (1 affine piece)
+// CHECK-NEXT: piece always: (d0, d1) -> ((d0 * 6 + d1) floordiv 12, d0 + (d0 * 2 + d1) floordiv 4 - ((d0 * 6 + d1) floordiv 12) * 3, (d0 * 2 + d1) mod 4)
 // CHECK-NEXT: covers the whole read
 func.func @views(%a: memref<2x3x4xf32>, %out: memref<4x6xf32>) {
   %flat = memref.collapse_shape %a [[0, 1, 2]] : memref<2x3x4xf32> into memref<24xf32>
@@ -96,7 +99,8 @@ func.func @views(%a: memref<2x3x4xf32>, %out: memref<4x6xf32>) {
 
 // Concat of two inputs into subviews of one buffer: each half's store is
 // resolved to the buffer, and the read of the whole buffer splits into one
-// relation per source, each defined on its half of the columns.
+// relation per source, each defined on its half of the columns (as affine
+// pieces, simplified within the reader's loops: one column bound each).
 // CHECK-LABEL: nest 0 in @concat
 // CHECK: store subview: {{.*}} injective
 // CHECK-NEXT: on [[C:alloc]]: { [[S0:S[0-9]+]][[[I:[a-z0-9_]+]], [[J:[a-z0-9_]+]]] -> [[C]][([[I]]), ([[J]])] : 0 <= [[I]] <= 1 and 0 <= [[J]] <= 2 }
@@ -108,7 +112,9 @@ func.func @views(%a: memref<2x3x4xf32>, %out: memref<4x6xf32>) {
 // CHECK: pure copy: no
 // CHECK: nest 2 load [[C]] through copy nest 0 1:
 // CHECK-NEXT: from arg0: { [[S2:S[0-9]+]][[[P:[a-z0-9_]+]], [[Q:[a-z0-9_]+]]] -> arg0[([[P]]), ([[Q]])] : 0 <= [[P]] <= 1 and 0 <= [[Q]] <= 2 } (1 affine piece)
+// CHECK-NEXT: piece (d0, d1) : (-d1 + 2 >= 0): (d0, d1) -> (d0, d1)
 // CHECK-NEXT: from arg1: { [[S2]][[[P]], [[Q]]] -> arg1[([[P]]), (-3 + [[Q]])] : 0 <= [[P]] <= 1 and 3 <= [[Q]] <= 7 } (1 affine piece)
+// CHECK-NEXT: piece (d0, d1) : (d1 - 3 >= 0): (d0, d1) -> (d0, d1 - 3)
 // CHECK-NEXT: covers the whole read
 func.func @concat(%a: memref<2x3xf32>, %b: memref<2x5xf32>, %out: memref<2x8xf32>) {
   %c = memref.alloc() : memref<2x8xf32>
@@ -144,6 +150,8 @@ func.func @concat(%a: memref<2x3xf32>, %b: memref<2x5xf32>, %out: memref<2x8xf32
 // CHECK-LABEL: nest 0 in @concat_self
 // CHECK: nest 2 load alloc through copy nest 0 1:
 // CHECK-NEXT: from arg0: { [[S:S[0-9]+]][[[P:[a-z0-9_]+]], [[Q:[a-z0-9_]+]]] -> arg0[([[P]]), ([[Q]])] : 0 <= [[P]] <= 1 and 0 <= [[Q]] <= 2; [[S]][[[P]], [[Q]]] -> arg0[([[P]]), (-3 + [[Q]])] : 0 <= [[P]] <= 1 and 3 <= [[Q]] <= 5 } (2 affine pieces)
+// CHECK-NEXT: piece (d0, d1) : (d1 - 3 >= 0): (d0, d1) -> (d0, d1 - 3)
+// CHECK-NEXT: piece (d0, d1) : (-d1 + 2 >= 0): (d0, d1) -> (d0, d1)
 // CHECK-NEXT: covers the whole read
 func.func @concat_self(%a: memref<2x3xf32>, %out: memref<2x6xf32>) {
   %c = memref.alloc() : memref<2x6xf32>
@@ -192,5 +200,29 @@ func.func @broadcast(%a: memref<4xf32>, %out: memref<4xf32>) {
     affine.store %v, %out[%i] : memref<4xf32>
   }
   memref.dealloc %t : memref<4xf32>
+  return
+}
+
+// -----
+
+// A reversed copy (negative step): the index `-i + 7` multiplies by a
+// negative constant, which isl reads only as a bare number.
+// CHECK-LABEL: nest 0 in @reverse
+// CHECK: load [[SRC:arg0]]: { [[S0:S[0-9]+]][[[I:[a-z0-9_]+]]] -> [[SRC]][(7 - [[I]])] : 0 <= [[I]] <= 7 }
+// CHECK: nest 1 load alloc through copy nest 0:
+// CHECK-NEXT: from [[SRC]]: {{.*}} (1 affine piece)
+// CHECK-NEXT: piece always: (d0) -> (-d0 + 7)
+func.func @reverse(%a: memref<8xf32>, %out: memref<8xf32>) {
+  %t = memref.alloc() : memref<8xf32>
+  affine.for %i = 0 to 8 {
+    %v = affine.load %a[7 - %i] : memref<8xf32>
+    affine.store %v, %t[%i] : memref<8xf32>
+  }
+  affine.for %i = 0 to 8 {
+    %v = affine.load %t[%i] : memref<8xf32>
+    %w = arith.negf %v : f32
+    affine.store %w, %out[%i] : memref<8xf32>
+  }
+  memref.dealloc %t : memref<8xf32>
   return
 }

@@ -86,6 +86,12 @@ cl::opt<LoopOrder> loopOrderOption(
     cl::desc("Order of the tile loops of nests that read maps and kernels"),
     getLoopOrderValues(), cl::cat(dlcCategory));
 
+cl::opt<bool> printRemarks(
+    "remarks",
+    cl::desc("Print the passes' remarks (copies kept, buffers left in global "
+             "memory, ...)"),
+    cl::cat(dlcCategory));
+
 cl::opt<double> rtolOption("rtol",
                            cl::desc("run: relative tolerance (default: the "
                                     "target's)"),
@@ -806,6 +812,12 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnosticHandler(sourceMgr, &context);
+  // Passes explain their choices in remarks (a copy kept, a buffer left in
+  // global memory); they are for dlc-opt users unless asked for.
+  ScopedDiagnosticHandler remarkFilter(&context, [](Diagnostic &diagnostic) {
+    return success(diagnostic.getSeverity() == DiagnosticSeverity::Remark &&
+                   !printRemarks);
+  });
 
   if (command == "compile")
     return compileModel(positionalArgs[1], context, sourceMgr);

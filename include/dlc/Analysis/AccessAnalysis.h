@@ -14,9 +14,12 @@
 #define DLC_ANALYSIS_ACCESSANALYSIS_H
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/IntegerSet.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <memory>
@@ -43,6 +46,11 @@ public:
   isl_ctx *getIslContext() const { return ctx; }
   /// A name usable as an isl identifier, unique per value.
   std::string getName(mlir::Value value);
+  /// The value `getName` named `name`, or null (parameters of relations
+  /// are named this way).
+  mlir::Value lookupName(llvm::StringRef name) const {
+    return values.lookup(name);
+  }
   /// A fresh name for the iteration tuple of a nest ("S0", "S1", ...):
   /// relations of different nests can then be united without mixing up
   /// their iterations.
@@ -53,7 +61,30 @@ private:
   unsigned nestCount = 0;
   mlir::AsmState asmState;
   llvm::DenseMap<mlir::Value, std::string> names;
+  llvm::StringMap<mlir::Value> values;
   llvm::StringSet<> usedNames;
+};
+
+/// One piece of a piecewise quasi-affine function written with MLIR's
+/// affine constructs: the function's input dimensions are affine dims, its
+/// parameters symbols, and isl's local divisions floordiv expressions.
+struct AffinePiece {
+  /// Inputs the piece applies to; null when it applies to every input (of
+  /// the context the function was simplified in).
+  mlir::IntegerSet condition;
+  /// Input -> output tuple.
+  mlir::AffineMap map;
+};
+
+/// A single-valued relation as affine pieces.
+struct PiecewiseAffineMap {
+  /// Names of the parameters in symbol order (`AnalysisContext::lookupName`
+  /// gives their values).
+  llvm::SmallVector<std::string> symbols;
+  /// Pieces whose conditions are disjoint within the context (a piece of
+  /// isl's function whose domain is a union gives one entry per part, all
+  /// with the same map).
+  llvm::SmallVector<AffinePiece> pieces;
 };
 
 /// A set of integer points (possibly a union of pieces, with parameters for
@@ -79,6 +110,7 @@ public:
   getBoundingBox() const;
   PresburgerPointSet unite(const PresburgerPointSet &other) const;
   PresburgerPointSet intersect(const PresburgerPointSet &other) const;
+  PresburgerPointSet subtract(const PresburgerPointSet &other) const;
   bool isEqual(const PresburgerPointSet &other) const;
   std::string str() const;
   isl_set *get() const { return set; }
@@ -123,6 +155,15 @@ public:
   /// (`{ S[i] -> A[(floor(i/4)), (i mod 4)] : ... }`) when single-valued,
   /// else as `str()`.
   std::string functionStr() const;
+  /// The relation (a single-valued, possibly piecewise quasi-affine function
+  /// of its input tuple) as MLIR affine pieces. Conditions implied by
+  /// `context` (a set of inputs, e.g. the iterations of the loops around an
+  /// access; null for none) are dropped (isl's gist), and pieces outside it
+  /// too. Fails when the relation is not single-valued or a coefficient does
+  /// not fit in 64 bits.
+  mlir::FailureOr<PiecewiseAffineMap>
+  toAffinePieces(mlir::MLIRContext *mlirContext,
+                 const PresburgerPointSet &context = {}) const;
   isl_map *get() const { return map; }
 
 private:

@@ -34,9 +34,9 @@ void buildDLCCleanupPipeline(mlir::OpPassManager &pm);
 /// shared affine memory passes of the accelerators start from this IR.
 void buildDLCToAffinePipeline(mlir::OpPassManager &pm);
 
-/// The shared affine memory passes, for the machine in the module's
-/// `#dlc.hardware` (each does nothing without a local memory): tiling for
-/// the capacity, explicit transfers.
+/// The shared affine memory passes: data-movement elimination, then, for
+/// the machine in the module's `#dlc.hardware` (they do nothing without a
+/// local memory), tiling for the capacity and explicit transfers.
 void buildDLCMemoryPipeline(mlir::OpPassManager &pm,
                             const PipelineOptions &options);
 
