@@ -57,34 +57,6 @@ def CopyRepeatedResults : Pass<"dlc-copy-repeated-results", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
 }
 
-def AttachHardware : Pass<"dlc-attach-hardware", "mlir::ModuleOp"> {
-  let summary = "Attach the target's hardware description to the module";
-  let description = [{
-    The first pass of every target pipeline. Sets the module's
-    `dlc.hardware` attribute (see `#dlc.hardware` in the dlc dialect) to the
-    description the module already carries, else to `hardware`, and then
-    applies `overrides`, comma-separated `name=value` entries
-    (`local_memory_bytes=16K,double_buffering=false`). The shared memory
-    passes read the machine only from this attribute.
-
-    Before (`overrides=local_memory_bytes=16K`):
-    ```mlir
-    module { ... }
-    ```
-    After:
-    ```mlir
-    module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 16384>} { ... }
-    ```
-  }];
-  let options = [
-    Option<"hardware", "hardware", "std::string", "\"#dlc.hardware<>\"",
-           "Description used when the module carries none (attribute syntax)">,
-    Option<"overrides", "overrides", "std::string", "\"\"",
-           "Comma-separated name=value entries applied on top">,
-  ];
-  let dependentDialects = ["dlc::DLCDialect"];
-}
-
 def VerifyLocalMemory : Pass<"dlc-verify-local-memory", "mlir::ModuleOp"> {
   let summary = "Check that the local memory is never over-committed";
   let description = [{
@@ -196,6 +168,35 @@ def MemoryReport : Pass<"dlc-memory-report", "mlir::ModuleOp"> {
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "File the JSON report is written to (`-` for stdout)">,
   ];
+}
+
+
+def AttachHardware : Pass<"dlc-attach-hardware", "mlir::ModuleOp"> {
+  let summary = "Attach the target's hardware description to the module";
+  let description = [{
+    The first pass of every target pipeline. Sets the module's
+    `dlc.hardware` attribute (see `#dlc.hardware` in the dlc dialect) to the
+    description the module already carries, else to `hardware`, and then
+    applies `overrides`, comma-separated `name=value` entries
+    (`local_memory_bytes=16K,double_buffering=false`). The shared memory
+    passes read the machine only from this attribute.
+
+    Before (`overrides=local_memory_bytes=16K`):
+    ```mlir
+    module { ... }
+    ```
+    After:
+    ```mlir
+    module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 16384>} { ... }
+    ```
+  }];
+  let options = [
+    Option<"hardware", "hardware", "std::string", "\"#dlc.hardware<>\"",
+           "Description used when the module carries none (attribute syntax)">,
+    Option<"overrides", "overrides", "std::string", "\"\"",
+           "Comma-separated name=value entries applied on top">,
+  ];
+  let dependentDialects = ["dlc::DLCDialect"];
 }
 
 #endif // DLC_TRANSFORMS_PASSES_TD
