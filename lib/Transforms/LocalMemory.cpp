@@ -287,7 +287,12 @@ LogicalResult LocalMemoryWalker::walkRegions(Operation *op, LiveSet &live,
               "count and not freed in its body: its live instances cannot be "
               "counted");
         // The last run has the buffers of all earlier ones live.
-        int64_t lastRunPeak = innerPeak + (*runs - 1) * leakedBytes;
+        int64_t earlierBytes, lastRunPeak;
+        if (llvm::MulOverflow(*runs - 1, leakedBytes, earlierBytes) ||
+            llvm::AddOverflow(innerPeak, earlierBytes, lastRunPeak))
+          return leaked.front().alloc->emitError(
+              "local buffer is allocated in a loop and not freed in its "
+              "body: its live instances overflow 64-bit byte counts");
         LiveSet lastRun = inner;
         for (LiveBuffer &buffer : lastRun.buffers)
           if (!live.find(buffer.alloc))

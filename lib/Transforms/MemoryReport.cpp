@@ -171,6 +171,13 @@ static bool isMultiplyAccumulate(Operation *op) {
   });
 }
 
+/// The value of an integer attribute that fits in 64 bits.
+static std::optional<int64_t> getInt64(IntegerAttr attr) {
+  if (!attr || attr.getValue().getSignificantBits() > 64)
+    return std::nullopt;
+  return attr.getValue().getSExtValue();
+}
+
 /// JSON for an attribute of `dlc.tiling` (integers, strings, arrays,
 /// dictionaries; anything else as it prints).
 static llvm::json::Value toJSON(Attribute attr) {
@@ -179,7 +186,8 @@ static llvm::json::Value toJSON(Attribute attr) {
   if (isa<UnitAttr>(attr))
     return true;
   if (auto integer = dyn_cast<IntegerAttr>(attr))
-    return integer.getValue().getSExtValue();
+    if (std::optional<int64_t> value = getInt64(integer))
+      return *value;
   if (auto number = dyn_cast<FloatAttr>(attr))
     return number.getValueAsDouble();
   if (auto string = dyn_cast<StringAttr>(attr))
@@ -253,9 +261,10 @@ FailureOr<Transfer> ReportBuilder::getTransfer(affine::AffineDmaStartOp dma) {
         transfer ? transfer.getAs<StringAttr>("direction") : StringAttr();
     auto getInt = [&](StringRef name) -> std::optional<int64_t> {
       auto value = transfer ? transfer.getAs<IntegerAttr>(name) : IntegerAttr();
-      if (!value || value.getValue().isNegative())
+      std::optional<int64_t> number = getInt64(value);
+      if (!number || *number < 0)
         return std::nullopt;
-      return value.getValue().getSExtValue();
+      return number;
     };
     std::optional<int64_t> count = getInt("count"),
                            elements = getInt("elements"),
@@ -281,12 +290,18 @@ FailureOr<Transfer> ReportBuilder::getTransfer(affine::AffineDmaStartOp dma) {
   if (!matchPattern(dma.getNumElements(), m_ConstantInt(&numElements)))
     return dma.emitError("has no 'dlc.transfer' and a non-constant number "
                          "of elements");
+  if (numElements.isNegative())
+    return dma.emitError("has no 'dlc.transfer' and a negative number of "
+                         "elements");
   int64_t block = numElements.getSExtValue();
   APInt perStride;
   if (dma.isStrided()) {
     if (!matchPattern(dma.getNumElementsPerStride(), m_ConstantInt(&perStride)))
       return dma.emitError("has no 'dlc.transfer' and a non-constant "
                            "number of elements per stride");
+    if (!perStride.isStrictlyPositive())
+      return dma.emitError("has no 'dlc.transfer' and a non-positive number "
+                           "of elements per stride");
     block = perStride.getSExtValue();
   }
   FailureOr<int64_t> count = countRuns(dma);
@@ -329,11 +344,14 @@ LogicalResult ReportBuilder::addTransfer(affine::AffineDmaStartOp dma) {
   FailureOr<Transfer> transfer = getTransfer(dma);
   if (failed(transfer))
     return failure();
+  int64_t bytes, blockBytes;
+  if (llvm::MulOverflow(transfer->elements, *elementBytes, bytes) ||
+      llvm::MulOverflow(transfer->block, *elementBytes, blockBytes))
+    return dma.emitError("moves more bytes than fit in 64 bits");
   NodeReport &node = getNode(getTransferNode(dma, transfer->isIn));
-  int64_t bytes = transfer->elements * *elementBytes;
   (transfer->isIn ? node.bytesIn : node.bytesOut) += bytes;
   node.transfers += transfer->count;
-  node.transferSizes[transfer->block * *elementBytes] += transfer->count;
+  node.transferSizes[blockBytes] += transfer->count;
   return success();
 }
 
@@ -348,7 +366,8 @@ LogicalResult ReportBuilder::addEliminatedCopies(func::FuncOp function) {
   for (Attribute record : records) {
     auto entry = dyn_cast<DictionaryAttr>(record);
     auto op = entry ? entry.getAs<StringAttr>("op") : StringAttr();
-    auto bytes = entry ? entry.getAs<IntegerAttr>("bytes") : IntegerAttr();
+    auto bytes =
+        getInt64(entry ? entry.getAs<IntegerAttr>("bytes") : IntegerAttr());
     if (!op || !bytes)
       return function.emitError("'dlc.eliminated_copies' entries must be "
                                 "dictionaries with a string 'op' and an "
@@ -356,7 +375,7 @@ LogicalResult ReportBuilder::addEliminatedCopies(func::FuncOp function) {
              << record;
     NodeReport &node = getNode(op.getValue().str());
     ++node.copiesRemoved;
-    node.copyBytesRemoved += bytes.getValue().getSExtValue();
+    node.copyBytesRemoved += *bytes;
   }
   return success();
 }

@@ -115,9 +115,9 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 16384, doub
 // A conv lowered to three nests of one node (pad fill, pad copy, conv),
 // with hand-written transfers: without dlc.transfer, a transfer counts its
 // executions, and one in the function body goes to the next nest (in) or
-// the previous one (out). In: the weights (72 elements in one block) and
-// the 12 rows of the input (6 elements each); out: the result (144
-// elements). MACs: 4 x 6 x 6 outputs x 2 x 3 x 3 taps = 2592.
+// the previous one (out). In: the weights (72 elements, strided in
+// blocks of 18) and the 12 rows of the input (6 elements each); out: the
+// result (144 elements). MACs: 4 x 6 x 6 outputs x 2 x 3 x 3 taps = 2592.
 // CHECK-LABEL: "local_memory_bytes": 4096,
 // CHECK:       "nodes": [
 // CHECK-NEXT:    {
@@ -134,8 +134,8 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 16384, doub
 // CHECK-NEXT:      "tiling": [],
 // CHECK-NEXT:      "transfer_sizes": {
 // CHECK-NEXT:        "24": 12,
-// CHECK-NEXT:        "288": 1,
-// CHECK-NEXT:        "576": 1
+// CHECK-NEXT:        "576": 1,
+// CHECK-NEXT:        "72": 1
 // CHECK-NEXT:      },
 // CHECK-NEXT:      "transfers": 14
 // CHECK-NEXT:    },
@@ -175,8 +175,8 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 16384, doub
 // CHECK-NEXT:      "relayout_copies": 1,
 // CHECK-NEXT:      "transfer_sizes": {
 // CHECK-NEXT:        "24": 12,
-// CHECK-NEXT:        "288": 1,
-// CHECK-NEXT:        "576": 1
+// CHECK-NEXT:        "576": 1,
+// CHECK-NEXT:        "72": 1
 // CHECK-NEXT:      },
 // CHECK-NEXT:      "transfers": 14
 // CHECK-NEXT:    }
@@ -189,13 +189,14 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
       attributes {dlc.eliminated_copies = [{op = "conv2", elements = 96, bytes = 384}, {op = "transpose0", elements = 32, bytes = 128}]} {
     %zero = arith.constant 0.0 : f32
     %c6 = arith.constant 6 : index
+    %c18 = arith.constant 18 : index
     %c72 = arith.constant 72 : index
     %c144 = arith.constant 144 : index
     %padded = memref.alloc() : memref<2x8x8xf32, 1>
     %wl = memref.alloc() : memref<4x2x3x3xf32, 1>
     %out = memref.alloc() : memref<4x6x6xf32, 1>
     %tag = memref.alloc() : memref<1xi32>
-    affine.dma_start %w[0, 0, 0, 0], %wl[0, 0, 0, 0], %tag[0], %c72 : memref<4x2x3x3xf32>, memref<4x2x3x3xf32, 1>, memref<1xi32>
+    affine.dma_start %w[0, 0, 0, 0], %wl[0, 0, 0, 0], %tag[0], %c72, %c18, %c18 : memref<4x2x3x3xf32>, memref<4x2x3x3xf32, 1>, memref<1xi32>
     affine.dma_wait %tag[0], %c72 : memref<1xi32>
     affine.for %c = 0 to 2 {
       affine.for %h = 0 to 8 {
@@ -267,25 +268,41 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
 
 // -----
 
-// Without a hardware description the report has "hardware": null. A MAC on
+// Without a hardware description the report has "hardware": null (and
+// local buffers are those of the default local space, 1). A transfer in the
+// function body whose location names a node belongs to that node. A MAC on
 // vectors counts its lanes, integer MACs count, index arithmetic does not;
 // a product that feeds no addition is not a MAC. The triangular nest runs
 // its body 1 + 2 + ... + 8 = 36 times. Also written to a file.
 // CHECK-LABEL: "hardware": null,
-// CHECK:         "macs": 36,
+// CHECK:         "bytes_in": 32,
+// CHECK:         "op": "prefetch",
+// CHECK:         "transfer_sizes": {
+// CHECK-NEXT:      "32": 1
+// CHECK-NEXT:    },
+// CHECK-NEXT:    "transfers": 1
+// CHECK:         "footprint_bytes": 32,
+// CHECK-NEXT:    "macs": 36,
 // CHECK-NEXT:    "nests": 1,
 // CHECK-NEXT:    "op": "triangle",
 // CHECK:         "macs": 32,
 // CHECK-NEXT:    "nests": 1,
 // CHECK-NEXT:    "op": "vector",
 // FILE-LABEL: "hardware": null,
+// FILE:         "op": "prefetch",
 // FILE:         "op": "triangle",
 // FILE:         "op": "vector",
 // FILE:       "total": {
+// FILE:         "bytes_in": 32,
 // FILE:         "macs": 68,
 #upper = affine_map<(d0) -> (d0 + 1)>
 module {
   func.func @kinds(%a: memref<8x8xi32>, %v: memref<8xvector<4xf32>>) {
+    %c8 = arith.constant 8 : index
+    %row = memref.alloc() : memref<8xi32, 1>
+    %tag = memref.alloc() : memref<1xi32>
+    affine.dma_start %a[0, 0], %row[0], %tag[0], %c8 : memref<8x8xi32>, memref<8xi32, 1>, memref<1xi32> loc("prefetch")
+    affine.dma_wait %tag[0], %c8 : memref<1xi32>
     affine.for %i = 0 to 8 {
       affine.for %j = 0 to #upper(%i) {
         %x = affine.load %a[%i, %j] : memref<8x8xi32>
@@ -304,6 +321,7 @@ module {
       %s = arith.addf %p, %x : vector<4xf32>
       affine.store %s, %v[%i] : memref<8xvector<4xf32>>
     } loc("vector")
+    memref.dealloc %row : memref<8xi32, 1>
     return
   }
 }
