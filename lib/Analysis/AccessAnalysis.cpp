@@ -17,6 +17,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <isl/aff.h>
@@ -832,6 +833,99 @@ static bool isLoopStructure(Operation *op) {
              affine::AffineApplyOp>(op);
 }
 
+/// Iterations of the loops between `root` (included) and `op` that execute
+/// `op`: the bounds of the enclosing `affine.for`s and the conditions of the
+/// enclosing `affine.if`s, as a set of `tupleName` tuples; `enclosing` gets
+/// the enclosing loops, outermost first.
+static FailureOr<PresburgerPointSet> buildIterationDomain(
+    AnalysisContext &context, IslPrinter &printer, Operation *root,
+    StringRef tupleName, const DenseMap<Value, std::string> &loopNames,
+    Operation *op, SmallVectorImpl<affine::AffineForOp> &enclosing,
+    std::string &reason) {
+  SmallVector<Operation *> ancestors;
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    ancestors.push_back(parent);
+    if (parent == root)
+      break;
+  }
+  std::reverse(ancestors.begin(), ancestors.end());
+  SmallVector<std::string> dims, conditions;
+  SmallVector<std::pair<affine::AffineIfOp, bool>> guards;
+  for (Operation *ancestor : ancestors) {
+    if (auto loop = dyn_cast<affine::AffineForOp>(ancestor)) {
+      enclosing.push_back(loop);
+      dims.push_back(loopNames.lookup(loop.getInductionVar()));
+    } else if (auto guard = dyn_cast<affine::AffineIfOp>(ancestor)) {
+      bool inThen = guard.getThenRegion().isAncestor(op->getParentRegion());
+      guards.push_back({guard, inThen});
+    }
+  }
+  for (Operation *ancestor : ancestors) {
+    auto loop = dyn_cast<affine::AffineForOp>(ancestor);
+    if (!loop)
+      continue;
+    std::string name = loopNames.lookup(loop.getInductionVar());
+    FailureOr<SmallVector<std::string>> lower = printer.printMap(
+        loop.getLowerBoundMap(), loop.getLowerBoundOperands(), reason);
+    if (failed(lower))
+      return failure();
+    FailureOr<SmallVector<std::string>> upper = printer.printMap(
+        loop.getUpperBoundMap(), loop.getUpperBoundOperands(), reason);
+    if (failed(upper))
+      return failure();
+    for (const std::string &bound : *lower)
+      conditions.push_back(name + " >= " + bound);
+    for (const std::string &bound : *upper)
+      conditions.push_back(name + " < " + bound);
+    int64_t step = loop.getStepAsInt();
+    if (step != 1) {
+      if (lower->size() != 1) {
+        reason = "loop with step " + std::to_string(step) +
+                 " and a max of lower bounds is not modelled";
+        return failure();
+      }
+      conditions.push_back("exists (e: " + name + " = " + lower->front() +
+                           " + " + std::to_string(step) + "*e)");
+    }
+  }
+  auto printGuard = [&](affine::AffineIfOp guard) -> FailureOr<std::string> {
+    IntegerSet set = guard.getIntegerSet();
+    AffineMap asMap = AffineMap::get(set.getNumDims(), set.getNumSymbols(),
+                                     set.getConstraints(), set.getContext());
+    FailureOr<SmallVector<std::string>> exprs =
+        printer.printMap(asMap, guard.getOperands(), reason);
+    if (failed(exprs))
+      return failure();
+    SmallVector<std::string> parts;
+    for (auto [index, expr] : llvm::enumerate(*exprs))
+      parts.push_back(expr + (set.isEq(index) ? " = 0" : " >= 0"));
+    return joinConditions(parts);
+  };
+  SmallVector<std::string> excluded;
+  for (auto [guard, inThen] : guards) {
+    FailureOr<std::string> condition = printGuard(guard);
+    if (failed(condition))
+      return failure();
+    if (inThen)
+      conditions.push_back(*condition);
+    else
+      excluded.push_back(*condition);
+  }
+  std::string tuple = tupleName.str() + "[" + joinNames(dims) + "]";
+  auto withConditions = [&](ArrayRef<std::string> parts) {
+    return printer.paramPrefix() + "{ " + tuple +
+           (parts.empty() ? "" : " : " + joinConditions(parts)) + " }";
+  };
+  PresburgerPointSet domain = parseSet(context, withConditions(conditions));
+  for (const std::string &condition : excluded) {
+    PresburgerPointSet guardSet = parseSet(context, withConditions(condition));
+    domain = PresburgerPointSet(isl_set_subtract(isl_set_copy(domain.get()),
+                                                 isl_set_copy(guardSet.get())));
+  }
+  return domain;
+}
+
 NestAnalysis::NestAnalysis(AnalysisContext &context, affine::AffineForOp root)
     : context(context), root(root), name(context.getFreshNestName()) {
   DenseMap<Value, std::string> loopNames;
@@ -845,88 +939,11 @@ NestAnalysis::NestAnalysis(AnalysisContext &context, affine::AffineForOp root)
   // Iterations of the loops enclosing `op` that execute it.
   auto buildDomain = [&](Operation *op, SmallVector<unsigned> &enclosing,
                          std::string &reason) -> FailureOr<PresburgerPointSet> {
-    SmallVector<Operation *> ancestors;
-    for (Operation *parent = op->getParentOp(); parent;
-         parent = parent->getParentOp()) {
-      ancestors.push_back(parent);
-      if (parent == root.getOperation())
-        break;
-    }
-    std::reverse(ancestors.begin(), ancestors.end());
-    SmallVector<std::string> dims, conditions;
-    SmallVector<std::pair<affine::AffineIfOp, bool>> guards;
-    for (Operation *ancestor : ancestors) {
-      if (auto loop = dyn_cast<affine::AffineForOp>(ancestor)) {
-        enclosing.push_back(loopIndex.lookup(loop));
-        dims.push_back(loopNames.lookup(loop.getInductionVar()));
-      } else if (auto guard = dyn_cast<affine::AffineIfOp>(ancestor)) {
-        bool inThen = guard.getThenRegion().isAncestor(op->getParentRegion());
-        guards.push_back({guard, inThen});
-      }
-    }
-    for (Operation *ancestor : ancestors) {
-      auto loop = dyn_cast<affine::AffineForOp>(ancestor);
-      if (!loop)
-        continue;
-      std::string name = loopNames.lookup(loop.getInductionVar());
-      FailureOr<SmallVector<std::string>> lower = printer.printMap(
-          loop.getLowerBoundMap(), loop.getLowerBoundOperands(), reason);
-      if (failed(lower))
-        return failure();
-      FailureOr<SmallVector<std::string>> upper = printer.printMap(
-          loop.getUpperBoundMap(), loop.getUpperBoundOperands(), reason);
-      if (failed(upper))
-        return failure();
-      for (const std::string &bound : *lower)
-        conditions.push_back(name + " >= " + bound);
-      for (const std::string &bound : *upper)
-        conditions.push_back(name + " < " + bound);
-      int64_t step = loop.getStepAsInt();
-      if (step != 1) {
-        if (lower->size() != 1) {
-          reason = "loop with step " + std::to_string(step) +
-                   " and a max of lower bounds is not modelled";
-          return failure();
-        }
-        conditions.push_back("exists (e: " + name + " = " + lower->front() +
-                             " + " + std::to_string(step) + "*e)");
-      }
-    }
-    auto printGuard = [&](affine::AffineIfOp guard) -> FailureOr<std::string> {
-      IntegerSet set = guard.getIntegerSet();
-      AffineMap asMap = AffineMap::get(set.getNumDims(), set.getNumSymbols(),
-                                       set.getConstraints(), set.getContext());
-      FailureOr<SmallVector<std::string>> exprs =
-          printer.printMap(asMap, guard.getOperands(), reason);
-      if (failed(exprs))
-        return failure();
-      SmallVector<std::string> parts;
-      for (auto [index, expr] : llvm::enumerate(*exprs))
-        parts.push_back(expr + (set.isEq(index) ? " = 0" : " >= 0"));
-      return joinConditions(parts);
-    };
-    SmallVector<std::string> excluded;
-    for (auto [guard, inThen] : guards) {
-      FailureOr<std::string> condition = printGuard(guard);
-      if (failed(condition))
-        return failure();
-      if (inThen)
-        conditions.push_back(*condition);
-      else
-        excluded.push_back(*condition);
-    }
-    std::string tuple = name + "[" + joinNames(dims) + "]";
-    auto withConditions = [&](ArrayRef<std::string> parts) {
-      return printer.paramPrefix() + "{ " + tuple +
-             (parts.empty() ? "" : " : " + joinConditions(parts)) + " }";
-    };
-    PresburgerPointSet domain = parseSet(context, withConditions(conditions));
-    for (const std::string &condition : excluded) {
-      PresburgerPointSet guardSet =
-          parseSet(context, withConditions(condition));
-      domain = PresburgerPointSet(isl_set_subtract(
-          isl_set_copy(domain.get()), isl_set_copy(guardSet.get())));
-    }
+    SmallVector<affine::AffineForOp> enclosingLoops;
+    FailureOr<PresburgerPointSet> domain = buildIterationDomain(
+        context, printer, root, name, loopNames, op, enclosingLoops, reason);
+    for (affine::AffineForOp loop : enclosingLoops)
+      enclosing.push_back(loopIndex.lookup(loop));
     return domain;
   };
 
@@ -1197,4 +1214,174 @@ dlc::composeThroughCopies(const AccessRelation &reader,
       reads.push_back({source, relation});
   }
   return reads;
+}
+
+//===----------------------------------------------------------------------===//
+// Execution counts
+//===----------------------------------------------------------------------===//
+
+/// Exact number of points of a bounded, parameter-free basic set. isl
+/// counts by enumerating every dimension but the last, so dimensions that
+/// share no constraint are counted apart and multiplied: a tiled loop pair
+/// (tile origin `ii`, `ii <= i < ii + 32`) then costs its tiles, not its
+/// points times the other loops' points.
+static std::optional<int64_t> countBasicSetPoints(isl::basic_set piece) {
+  auto countWhole = [&] {
+    return PresburgerPointSet(isl_set_from_basic_set(piece.copy()))
+        .countPoints();
+  };
+  isl_size dims = isl_basic_set_dim(piece.get(), isl_dim_set);
+  isl_size locals = isl_basic_set_dim(piece.get(), isl_dim_div);
+  if (dims < 0 || locals < 0)
+    return std::nullopt;
+  if (dims <= 1)
+    return countWhole();
+
+  // Union-find over dimensions [0, dims) and local variables [dims, ...):
+  // two are joined when a constraint involves both.
+  struct Groups {
+    SmallVector<unsigned> parent;
+    unsigned dims;
+    unsigned find(unsigned x) {
+      while (parent[x] != x)
+        x = parent[x] = parent[parent[x]];
+      return x;
+    }
+  } groups;
+  groups.dims = dims;
+  groups.parent.resize(dims + locals);
+  for (unsigned index = 0; index < groups.parent.size(); ++index)
+    groups.parent[index] = index;
+  auto joinConstraint = [](isl_constraint *constraint, void *user) {
+    auto &groups = *static_cast<Groups *>(user);
+    std::optional<unsigned> first;
+    auto join = [&](unsigned var) {
+      if (!first)
+        first = groups.find(var);
+      else
+        groups.parent[groups.find(var)] = *first;
+    };
+    for (unsigned dim = 0; dim < groups.dims; ++dim)
+      if (isl_constraint_involves_dims(constraint, isl_dim_set, dim, 1) ==
+          isl_bool_true)
+        join(dim);
+    for (unsigned local = groups.dims; local < groups.parent.size(); ++local)
+      if (isl_constraint_involves_dims(constraint, isl_dim_div,
+                                       local - groups.dims, 1) == isl_bool_true)
+        join(local);
+    isl_constraint_free(constraint);
+    return isl_stat_ok;
+  };
+  if (isl_basic_set_foreach_constraint(piece.get(), joinConstraint, &groups) <
+      0)
+    return countWhole();
+  SmallVector<unsigned> roots;
+  for (unsigned dim = 0; dim < unsigned(dims); ++dim)
+    if (!llvm::is_contained(roots, groups.find(dim)))
+      roots.push_back(groups.find(dim));
+  if (roots.size() == 1)
+    return countWhole();
+
+  // Count each group's projection; the groups are independent when the set
+  // is the product of the projections (checked, as a local variable can
+  // also couple dimensions through its definition).
+  int64_t total = 1;
+  isl_set *product = isl_set_universe(isl_basic_set_get_space(piece.get()));
+  for (unsigned root : roots) {
+    isl_basic_set *projection = piece.copy();
+    isl_basic_set *cylinder = piece.copy();
+    for (int dim = dims - 1; dim >= 0; --dim) {
+      if (groups.find(dim) == root)
+        continue;
+      projection = isl_basic_set_project_out(projection, isl_dim_set, dim, 1);
+      cylinder = isl_basic_set_eliminate(cylinder, isl_dim_set, dim, 1);
+    }
+    product = isl_set_intersect(product, isl_set_from_basic_set(cylinder));
+    std::optional<int64_t> count =
+        PresburgerPointSet(isl_set_from_basic_set(projection)).countPoints();
+    if (!count || llvm::MulOverflow(total, *count, total)) {
+      isl_set_free(product);
+      return std::nullopt;
+    }
+  }
+  isl_set *whole = isl_set_from_basic_set(piece.copy());
+  isl_bool independent = isl_set_is_equal(whole, product);
+  isl_set_free(whole);
+  isl_set_free(product);
+  if (independent != isl_bool_true)
+    return countWhole();
+  return total;
+}
+
+/// Exact number of points of a bounded, parameter-free set: the sum over
+/// its disjoint pieces.
+static std::optional<int64_t>
+countPointsByPieces(const PresburgerPointSet &set) {
+  std::optional<SmallVector<std::pair<int64_t, int64_t>>> box =
+      set.getBoundingBox();
+  if (!box)
+    return set.countPoints();
+  // A box is counted by its extents.
+  std::optional<int64_t> boxPoints = 1;
+  for (auto [lo, hi] : *box)
+    if (llvm::MulOverflow(*boxPoints, hi - lo + 1, *boxPoints))
+      return std::nullopt;
+  isl_set *boxSet = isl_set_universe(isl_set_get_space(set.get()));
+  for (auto [index, bounds] : llvm::enumerate(*box)) {
+    boxSet = isl_set_lower_bound_si(boxSet, isl_dim_set, index, bounds.first);
+    boxSet = isl_set_upper_bound_si(boxSet, isl_dim_set, index, bounds.second);
+  }
+  if (isl::manage(boxSet).is_equal(wrap(set.get())))
+    return boxPoints;
+  isl::set disjoint = isl::manage(
+      isl_set_make_disjoint(isl_set_coalesce(isl_set_copy(set.get()))));
+  std::optional<int64_t> total = 0;
+  disjoint.foreach_basic_set([&](isl::basic_set piece) {
+    if (!total)
+      return;
+    std::optional<int64_t> count = countBasicSetPoints(piece);
+    if (!count || llvm::AddOverflow(*total, *count, *total))
+      total = std::nullopt;
+  });
+  return total;
+}
+
+FailureOr<int64_t> dlc::countExecutions(AnalysisContext &context,
+                                        affine::AffineForOp root, Operation *op,
+                                        std::string &reason) {
+  DenseMap<Value, std::string> loopNames;
+  bool insideRoot = false;
+  for (Operation *parent = op->getParentOp(); parent && !insideRoot;
+       parent = parent->getParentOp()) {
+    if (auto loop = dyn_cast<affine::AffineForOp>(parent)) {
+      loopNames[loop.getInductionVar()] =
+          context.getName(loop.getInductionVar());
+    } else if (!isa<affine::AffineIfOp>(parent)) {
+      reason = "it is inside '" + parent->getName().getStringRef().str() +
+               "', whose iterations are not modelled";
+      return failure();
+    }
+    insideRoot = parent == root.getOperation();
+  }
+  if (!insideRoot) {
+    reason = "it is not inside the nest";
+    return failure();
+  }
+  IslPrinter printer(context, root, loopNames);
+  SmallVector<affine::AffineForOp> enclosing;
+  FailureOr<PresburgerPointSet> domain =
+      buildIterationDomain(context, printer, root, context.getFreshNestName(),
+                           loopNames, op, enclosing, reason);
+  if (failed(domain))
+    return failure();
+  if (isl_set_dim(domain->get(), isl_dim_param) != 0) {
+    reason = "its loop bounds depend on values defined outside the nest";
+    return failure();
+  }
+  std::optional<int64_t> count = countPointsByPieces(*domain);
+  if (!count) {
+    reason = "its iteration count is unbounded or does not fit in 64 bits";
+    return failure();
+  }
+  return *count;
 }

@@ -71,6 +71,12 @@ void dlc::buildDLCMemoryPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGenerateTransfers());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createVerifyLocalMemory());
+  if (!options.memoryReport.empty()) {
+    MemoryReportOptions report;
+    report.output = options.memoryReport;
+    pm.addPass(createMemoryReport(report));
+  }
 }
 
 void dlc::registerDLCPipelines() {

@@ -12,6 +12,8 @@
 #include "dlc/Dialect/DLC/IR/DLCOps.h"
 #include "dlc/Transforms/Passes.h"
 
+#include "LocalMemory.h"
+
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -66,8 +68,8 @@ private:
   AffineForOp root;
   HardwareAttr hardware;
   int64_t localBytes = 0;
-  /// One entry per transfer op, for `dlc.transfers`.
-  SmallVector<Attribute> transfers;
+  /// What each transfer op moves, for `dlc.transfers`.
+  llvm::DenseMap<Operation *, Attribute> transfers;
 };
 
 void NestStager::collectTileLoops(Operation *loop,
@@ -290,19 +292,20 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
 
   // Emits the transfers of one direction at `builder`'s insertion point.
   auto emitTransfer = [&](OpBuilder &builder, bool in) {
+    Operation *emitted = nullptr;
     auto emitDma = [&](OpBuilder &at, AffineMap globalMap, AffineMap localMap,
                        ValueRange operands, Value count, Value stride,
                        Value perStride) {
-      if (in)
-        AffineDmaStartOp::create(at, loc, buffer.memref, globalMap, operands,
-                                 local, localMap, operands, tag,
-                                 at.getConstantAffineMap(0), ValueRange{},
-                                 count, stride, perStride);
-      else
-        AffineDmaStartOp::create(at, loc, local, localMap, operands,
-                                 buffer.memref, globalMap, operands, tag,
-                                 at.getConstantAffineMap(0), ValueRange{},
-                                 count, stride, perStride);
+      AffineDmaStartOp dma =
+          in ? AffineDmaStartOp::create(at, loc, buffer.memref, globalMap,
+                                        operands, local, localMap, operands,
+                                        tag, at.getConstantAffineMap(0),
+                                        ValueRange{}, count, stride, perStride)
+             : AffineDmaStartOp::create(at, loc, local, localMap, operands,
+                                        buffer.memref, globalMap, operands,
+                                        tag, at.getConstantAffineMap(0),
+                                        ValueRange{}, count, stride, perStride);
+      emitted = dma;
       AffineDmaWaitOp::create(at, loc, tag, at.getConstantAffineMap(0),
                               ValueRange{}, count);
     };
@@ -448,7 +451,7 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
       block = extents[rank - 1];
     }
     Builder attrs(context);
-    transfers.push_back(attrs.getDictionaryAttr(
+    transfers[emitted] = (attrs.getDictionaryAttr(
         {attrs.getNamedAttr("memref", TypeAttr::get(type)),
          attrs.getNamedAttr("direction",
                             attrs.getStringAttr(in ? "in" : "out")),
@@ -479,6 +482,12 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
       at.setInsertionPointAfter(root);
     emitTransfer(at, /*in=*/false);
   }
+
+  SmallVector<Attribute> records;
+  for (AffineDmaStartOp dma : getBufferTransfers(local))
+    records.push_back(transfers.lookup(dma));
+  local.getDefiningOp()->setAttr("dlc.transfers",
+                                 ArrayAttr::get(context, records));
 
   // Accesses read and write the local buffer, at their index minus the
   // box origin.
@@ -538,7 +547,6 @@ LogicalResult NestStager::run() {
   for (StagedBuffer &buffer : staged)
     if (failed(stage(buffer, tag)))
       return failure();
-  root->setAttr("dlc.transfers", ArrayAttr::get(root.getContext(), transfers));
   if (localBytes > hardware.getLocalMemoryBytes()) {
     std::string name = getNodeName(root.getLoc());
     return root.emitError("op '")

@@ -135,7 +135,9 @@ constexpr llvm::StringLiteral kUsage =
     "  dlc compile MODEL [--target T] -o DIR\n"
     "      import MODEL, write DIR/model.dlc.mlir, run the target's "
     "pipeline,\n"
-    "      write the target's artifacts and DIR/report.json\n"
+    "      write the target's artifacts, DIR/report.json and\n"
+    "      DIR/memory_report.json (transfers per node; --hw to describe the\n"
+    "      machine's local memory)\n"
     "  dlc run MODEL_OR_TESTDIR [--target T] [--rtol X] [--atol Y] "
     "[--seed N]\n"
     "          [--write-outputs DIR] [--print-outputs]\n"
@@ -230,7 +232,8 @@ const Target *getTarget() {
 
 /// Runs `target`'s pipeline; MLIR's pass-manager options (IR printing,
 /// timing, ...) apply.
-LogicalResult runPipeline(const Target &target, ModuleOp module) {
+LogicalResult runPipeline(const Target &target, ModuleOp module,
+                          llvm::StringRef memoryReport = "") {
   PassManager pm(module.getContext());
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
@@ -242,6 +245,7 @@ LogicalResult runPipeline(const Target &target, ModuleOp module) {
   PipelineOptions options;
   options.hardware = hardwareOverrides;
   options.loopOrder = loopOrderOption;
+  options.memoryReport = memoryReport.str();
   target.buildPipeline(pm, options);
   return pm.run(module);
 }
@@ -295,9 +299,11 @@ int compileModel(llvm::StringRef modelPath, MLIRContext &context,
     return 1;
   }
 
-  SmallString<256> dlcPath(outputDir), reportPath(outputDir);
+  SmallString<256> dlcPath(outputDir), reportPath(outputDir),
+      memoryReportPath(outputDir);
   llvm::sys::path::append(dlcPath, "model.dlc.mlir");
   llvm::sys::path::append(reportPath, "report.json");
+  llvm::sys::path::append(memoryReportPath, "memory_report.json");
   if (failed(writeFile(dlcPath, [&](llvm::raw_ostream &os) {
         module->print(os, OpPrintingFlags().enableDebugInfo());
       })))
@@ -315,7 +321,7 @@ int compileModel(llvm::StringRef modelPath, MLIRContext &context,
       })))
     return 1;
 
-  if (failed(runPipeline(*target, *module)) ||
+  if (failed(runPipeline(*target, *module, memoryReportPath)) ||
       failed(target->serialize(*module, outputDir)))
     return 1;
   llvm::outs() << "compiled " << modelPath << " for " << target->getName()

@@ -293,6 +293,19 @@ mlir::FailureOr<llvm::SmallVector<ReadThroughCopies>>
 composeThroughCopies(const AccessRelation &reader,
                      llvm::ArrayRef<CopyNest> copies);
 
+/// Exact number of times `op` executes in one execution of the nest rooted
+/// at `root` (which encloses it): the points of the iteration domain that
+/// the enclosing `affine.for` bounds and `affine.if` conditions give.
+/// Rectangular domains are counted from their extents; others by isl,
+/// dimension groups that share no constraint apart (a tiled nest costs its
+/// tile count, not its points). Fails with `reason` when a bound or guard is
+/// not affine, depends on a value defined outside `root`, or a region op
+/// other than `affine.for`/`affine.if` lies between `root` and `op`.
+mlir::FailureOr<int64_t> countExecutions(AnalysisContext &context,
+                                         mlir::affine::AffineForOp root,
+                                         mlir::Operation *op,
+                                         std::string &reason);
+
 } // namespace dlc
 
 #endif // DLC_ANALYSIS_ACCESSANALYSIS_H

@@ -23,6 +23,11 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Order of the tile loops of nests that read maps and "
                      "kernels (dlc-tile-for-local-memory)"),
       llvm::cl::init(LoopOrder::Auto), getLoopOrderValues()};
+  Option<std::string> memoryReport{
+      *this, "memory-report",
+      llvm::cl::desc("Write the per-node memory report (JSON) of the shared "
+                     "memory passes to this file ('-': stdout)"),
+      llvm::cl::init("")};
 };
 
 /// Tensor-level clean-up every target starts with: canonicalisation (which
@@ -36,7 +41,8 @@ void buildDLCToAffinePipeline(mlir::OpPassManager &pm);
 
 /// The shared affine memory passes: data-movement elimination, then, for
 /// the machine in the module's `#dlc.hardware` (they do nothing without a
-/// local memory), tiling for the capacity and explicit transfers.
+/// local memory), tiling for the capacity, explicit transfers and the
+/// independent capacity check; the report when asked for.
 void buildDLCMemoryPipeline(mlir::OpPassManager &pm,
                             const PipelineOptions &options);
 
