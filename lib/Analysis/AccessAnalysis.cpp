@@ -236,10 +236,10 @@ bool PresburgerRelation::outputDependsOnInput(unsigned outDim,
   unsigned numOut = relation.range_tuple_dim();
   unsigned numIn = relation.domain_tuple_dim();
   // Keep only `outDim`: { S[x] -> [a] }.
-  isl::map projected = isl::manage(isl_map_project_out(
-      isl_map_project_out(relation.copy(), isl_dim_out, outDim + 1,
-                          numOut - outDim - 1),
-      isl_dim_out, 0, outDim));
+  isl::map projected = isl::manage(
+      isl_map_project_out(isl_map_project_out(relation.copy(), isl_dim_out,
+                                              outDim + 1, numOut - outDim - 1),
+                          isl_dim_out, 0, outDim));
   // { S[x] -> S[y] : x and y agree except in inDim }.
   isl_map *vary = isl_map_universe(
       isl_space_map_from_set(isl_space_domain(relation.get_space().release())));
@@ -248,12 +248,10 @@ bool PresburgerRelation::outputDependsOnInput(unsigned outDim,
       vary = isl_map_equate(vary, isl_dim_in, dim, isl_dim_out, dim);
   // { [a] -> [b] }: values of outDim reached from iterations that differ
   // only in inDim; it depends on inDim unless that is always a == b.
-  isl::map reached = projected.reverse()
-                         .apply_range(isl::manage(vary))
-                         .apply_range(projected);
-  isl::map same = isl::manage(
-      isl_map_identity(isl_space_map_from_set(isl_space_range(
-          isl_map_get_space(projected.get())))));
+  isl::map reached =
+      projected.reverse().apply_range(isl::manage(vary)).apply_range(projected);
+  isl::map same = isl::manage(isl_map_identity(isl_space_map_from_set(
+      isl_space_range(isl_map_get_space(projected.get())))));
   return !reached.is_subset(same);
 }
 
@@ -324,6 +322,12 @@ std::string IslPrinter::printExpr(AffineExpr expr, ArrayRef<std::string> dims,
   case AffineExprKind::Add:
     return "(" + lhs + " + " + rhs + ")";
   case AffineExprKind::Mul:
+    // isl reads `c * e` but not `e * (c)` with a parenthesised (negative)
+    // constant: put the constant first, bare.
+    if (auto constant = dyn_cast<AffineConstantExpr>(binary.getRHS()))
+      return "(" + std::to_string(constant.getValue()) + "*" + lhs + ")";
+    if (auto constant = dyn_cast<AffineConstantExpr>(binary.getLHS()))
+      return "(" + std::to_string(constant.getValue()) + "*" + rhs + ")";
     return "(" + lhs + " * " + rhs + ")";
   case AffineExprKind::FloorDiv:
     return "floor((" + lhs + ")/" + rhs + ")";
@@ -415,6 +419,14 @@ FailureOr<std::string> IslPrinter::printValue(Value value,
       reason = "index is a product of two variables";
       return failure();
     }
+    // A constant factor first and bare, as isl reads it (see printExpr).
+    APInt factor;
+    if (isa<arith::MulIOp>(def) &&
+        matchPattern(def->getOperand(0), m_ConstantInt(&factor)))
+      return "(" + std::to_string(factor.getSExtValue()) + "*" + *rhs + ")";
+    if (isa<arith::MulIOp>(def) &&
+        matchPattern(def->getOperand(1), m_ConstantInt(&factor)))
+      return "(" + std::to_string(factor.getSExtValue()) + "*" + *lhs + ")";
     const char *symbol = isa<arith::AddIOp>(def)   ? " + "
                          : isa<arith::SubIOp>(def) ? " - "
                                                    : " * ";

@@ -204,19 +204,24 @@ int64_t BankLayoutAssigner::getDefaultLayout(Value buffer) const {
   return 0;
 }
 
-void BankLayoutAssigner::analyse(func::FuncOp func,
-                                   AnalysisContext &context) {
+void BankLayoutAssigner::analyse(func::FuncOp func, AnalysisContext &context) {
   auto isBankable = [&](Value root) {
     auto type = dyn_cast<MemRefType>(root.getType());
     if (!type || type.getRank() == 0 || !type.hasStaticShape() ||
         !type.getLayout().isIdentity() || type.getNumElements() < banks ||
         getElementBytes(type) == 0)
       return false;
+    // Defined in the function body, outside the nests: a copy before a
+    // nest can read it.
+    Block *body = &func.getBody().front();
     if (auto argument = dyn_cast<BlockArgument>(root))
-      return argument.getOwner() == &func.getBody().front();
-    if (auto alloc = root.getDefiningOp<memref::AllocOp>())
+      return argument.getOwner() == body;
+    Operation *def = root.getDefiningOp();
+    if (def->getBlock() != body)
+      return false;
+    if (auto alloc = dyn_cast<memref::AllocOp>(def))
       return !alloc.getType().getMemorySpace();
-    return isa_and_present<memref::GetGlobalOp>(root.getDefiningOp());
+    return isa<memref::GetGlobalOp>(def);
   };
   for (auto loop : func.getBody().front().getOps<affine::AffineForOp>()) {
     Nest &nest = nests.emplace_back();
@@ -260,10 +265,9 @@ void BankLayoutAssigner::analyse(func::FuncOp func,
   };
   for (BlockArgument argument : func.getArguments())
     addUnused(argument);
-  func.walk([&](Operation *op) {
+  for (Operation &op : func.getBody().front())
     if (isa<memref::AllocOp, memref::GetGlobalOp>(op))
-      addUnused(op->getResult(0));
-  });
+      addUnused(op.getResult(0));
 }
 
 void BankLayoutAssigner::classify(Nest &nest) {
@@ -312,8 +316,9 @@ BankLayoutAssigner::getWanted(const Nest &nest, const BufferUse &use) const {
   // the layout of the buffer (the default, unless it initialises a
   // contraction's accumulator): conversions happen at the readers.
   if (mode == BankLayoutMode::Local)
-    return use.reads && !use.writes ? std::optional(getDefaultLayout(use.buffer))
-                                    : std::nullopt;
+    return use.reads && !use.writes
+               ? std::optional(getDefaultLayout(use.buffer))
+               : std::nullopt;
   if (!nest.partitionLoop)
     return std::nullopt;
   return onlyDimIndexedBy(use, *nest.partitionLoop);
@@ -335,14 +340,14 @@ void BankLayoutAssigner::assignLocal() {
       else if (!use->writes && !read)
         read = getWanted(nest, *use);
     }
-    buffer.layout = contracted        ? *contracted
+    buffer.layout = contracted         ? *contracted
                     : !written && read ? *read
                                        : getDefaultLayout(value);
   }
 }
 
 void BankLayoutAssigner::setLayout(Value buffer, int64_t dim,
-                                     SmallVectorImpl<Value> &queue) {
+                                   SmallVectorImpl<Value> &queue) {
   auto it = buffers.find(buffer);
   if (it == buffers.end() || it->second.layout)
     return;
@@ -374,8 +379,7 @@ void BankLayoutAssigner::propagate(SmallVectorImpl<Value> &queue) {
     Value buffer = queue.pop_back_val();
     for (unsigned index : usersOf.lookup(buffer)) {
       Nest &nest = nests[index];
-      if (nest.contraction || nest.partitionLoop ||
-          !choosePartitionLoop(nest))
+      if (nest.contraction || nest.partitionLoop || !choosePartitionLoop(nest))
         continue;
       for (const BufferUse &use : nest.uses)
         if (std::optional<int64_t> dim = getWanted(nest, use))
@@ -427,8 +431,7 @@ void BankLayoutAssigner::assignGlobal() {
       buffer.layout = getDefaultLayout(value);
 }
 
-void BankLayoutAssigner::redirect(Nest &nest, Value buffer,
-                                    Value replacement) {
+void BankLayoutAssigner::redirect(Nest &nest, Value buffer, Value replacement) {
   OpBuilder builder(nest.root);
   IRMapping views;
   views.map(buffer, replacement);
@@ -450,8 +453,7 @@ void BankLayoutAssigner::redirect(Nest &nest, Value buffer,
         builder.setInsertionPoint(nest.root);
       builder.clone(*view, views);
     }
-    access.op->replaceUsesOfWith(access.memref,
-                                 views.lookup(access.memref));
+    access.op->replaceUsesOfWith(access.memref, views.lookup(access.memref));
   }
 }
 
@@ -479,8 +481,8 @@ void BankLayoutAssigner::insertRelayouts(func::FuncOp func) {
     return buildCopyNest(builder, loc, from, to);
   };
   auto newBuffer = [&](Value like, int64_t dim, Location loc) {
-    auto alloc = memref::AllocOp::create(builder, loc,
-                                         cast<MemRefType>(like.getType()));
+    auto alloc =
+        memref::AllocOp::create(builder, loc, cast<MemRefType>(like.getType()));
     alloc->setAttr(kBankDimAttr, builder.getI64IntegerAttr(dim));
     return alloc.getResult();
   };
@@ -582,9 +584,8 @@ struct AssignBankLayoutPass
         kSummaryAttr,
         builder.getDictionaryAttr({
             builder.getNamedAttr("mode", builder.getStringAttr(modeName)),
-            builder.getNamedAttr(
-                "relayouts",
-                builder.getI64IntegerAttr(assigner.getRelayouts())),
+            builder.getNamedAttr("relayouts", builder.getI64IntegerAttr(
+                                                  assigner.getRelayouts())),
             builder.getNamedAttr(
                 "relayout_bytes",
                 builder.getI64IntegerAttr(assigner.getRelayoutBytes())),

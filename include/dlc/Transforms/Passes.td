@@ -109,24 +109,33 @@ def AssignBankLayout : Pass<"dlc-assign-bank-layout", "mlir::func::FuncOp"> {
       loop that indexes a written buffer, and each of its buffers wants the
       dimension that loop indexes.
 
-    `mode=local`: contraction nests get their requirement, flexible nests
-    want a fixed default for every buffer (the outermost dimension of size
-    >= banks, else 0). `mode=global`: the contraction requirements are
-    propagated through the flexible nests along data dependences, both
-    ways, to a fixed point. In both modes a buffer takes the layout its
-    (contraction) writer produces; where a nest wants another one, a
-    relayout copy is made: a top-level copy nest (outermost loop marked
-    `dlc.relayout`, at the nest's location) into a new `memref.alloc` with
-    the wanted `dlc.bank_dim`, which the nest then accesses instead, freed
-    after its last use. A nest that writes the buffer in another layout
-    writes the new buffer, which is copied back after it (and filled from
-    the original first when the nest reads it or writes only part of it).
-    Local mode makes one copy per such edge; global mode shares a copy
+    `mode=local`: contraction nests get their requirement; flexible nests
+    read every buffer in a fixed default layout (the outermost dimension of
+    size >= banks, else 0) and write in the layout of the buffer. A buffer
+    takes the layout of its contraction writer, else the default when a
+    nest writes it, else the layout its first reader wants.
+    `mode=global`: the contraction requirements (writers first; the first
+    one wins on a buffer) are propagated through the flexible nests along
+    data dependences, both ways, to a fixed point: a flexible nest takes its
+    partition loop from a buffer with a layout (written ones first) and
+    passes it on to its other buffers. Flexible nests no requirement
+    reaches start from the default layout of what they write.
+
+    Where a nest wants another layout than the buffer's, a relayout copy is
+    made: a top-level copy nest (outermost loop marked `dlc.relayout`, at
+    the nest's location) into a new `memref.alloc` with the wanted
+    `dlc.bank_dim`, which the nest then accesses instead (views rebuilt on
+    it), freed after its last use. A nest that writes the buffer in another
+    layout writes the new buffer, copied back after it (and filled from the
+    original first when the nest reads it or writes only part of it).
+    Local mode copies for every such reader; global mode shares a copy
     between the readers that want it until the buffer is written again.
     The host executes the copies as plain copies: results do not change.
+    Nests that are not affine are left alone.
 
     The function gets a summary, `dlc.bank_layout = {mode = "global",
-    relayouts = N, relayout_bytes = N}`; the pass statistics count the same.
+    relayouts = N, relayout_bytes = N}`; the pass statistics count the same
+    (when LLVM is built with statistics).
 
     Before (`banks = 4`): a matmul whose result is transposed, then added
     to itself untransposed.
@@ -148,7 +157,7 @@ def AssignBankLayout : Pass<"dlc-assign-bank-layout", "mlir::func::FuncOp"> {
     %T = memref.alloc() {dlc.bank_dim = 0 : i64} : memref<8x8xf32>
     ...
     %T1 = memref.alloc() {dlc.bank_dim = 1 : i64} : memref<8x8xf32>
-    affine.for %i = 0 to 8 {          // {dlc.relayout}
+    affine.for %i = 0 to 8 {          // the relayout copy
       affine.for %j = 0 to 8 {
         %v = affine.load %T[%i, %j] : memref<8x8xf32>
         affine.store %v, %T1[%i, %j] : memref<8x8xf32>
