@@ -241,6 +241,31 @@ std::string PresburgerRelation::functionStr() const {
 bool PresburgerRelation::isEqual(const PresburgerRelation &other) const {
   return wrap(map).is_equal(wrap(other.map));
 }
+bool PresburgerRelation::outputDependsOnInput(unsigned outDim,
+                                              unsigned inDim) const {
+  isl::map relation = wrap(map);
+  unsigned numOut = relation.range_tuple_dim();
+  unsigned numIn = relation.domain_tuple_dim();
+  // Keep only `outDim`: { S[x] -> [a] }.
+  isl::map projected = isl::manage(
+      isl_map_project_out(isl_map_project_out(relation.copy(), isl_dim_out,
+                                              outDim + 1, numOut - outDim - 1),
+                          isl_dim_out, 0, outDim));
+  // { S[x] -> S[y] : x and y agree except in inDim }.
+  isl_map *vary = isl_map_universe(
+      isl_space_map_from_set(isl_space_domain(relation.get_space().release())));
+  for (unsigned dim = 0; dim < numIn; ++dim)
+    if (dim != inDim)
+      vary = isl_map_equate(vary, isl_dim_in, dim, isl_dim_out, dim);
+  // { [a] -> [b] }: values of outDim reached from iterations that differ
+  // only in inDim; it depends on inDim unless that is always a == b.
+  isl::map reached =
+      projected.reverse().apply_range(isl::manage(vary)).apply_range(projected);
+  isl::map same = isl::manage(isl_map_identity(isl_space_map_from_set(
+      isl_space_range(isl_map_get_space(projected.get())))));
+  return !reached.is_subset(same);
+}
+
 std::string PresburgerRelation::str() const {
   if (!map)
     return "<null>";
@@ -598,6 +623,12 @@ std::string IslPrinter::printExpr(AffineExpr expr, ArrayRef<std::string> dims,
   case AffineExprKind::Add:
     return "(" + lhs + " + " + rhs + ")";
   case AffineExprKind::Mul:
+    // isl reads `c * e` but not `e * (c)` with a parenthesised (negative)
+    // constant: put the constant first, bare.
+    if (auto constant = dyn_cast<AffineConstantExpr>(binary.getRHS()))
+      return "(" + std::to_string(constant.getValue()) + "*" + lhs + ")";
+    if (auto constant = dyn_cast<AffineConstantExpr>(binary.getLHS()))
+      return "(" + std::to_string(constant.getValue()) + "*" + rhs + ")";
     return "(" + lhs + " * " + rhs + ")";
   case AffineExprKind::FloorDiv:
     return "floor((" + lhs + ")/" + rhs + ")";
@@ -689,6 +720,14 @@ FailureOr<std::string> IslPrinter::printValue(Value value,
       reason = "index is a product of two variables";
       return failure();
     }
+    // A constant factor first and bare, as isl reads it (see printExpr).
+    APInt factor;
+    if (isa<arith::MulIOp>(def) &&
+        matchPattern(def->getOperand(0), m_ConstantInt(&factor)))
+      return "(" + std::to_string(factor.getSExtValue()) + "*" + *rhs + ")";
+    if (isa<arith::MulIOp>(def) &&
+        matchPattern(def->getOperand(1), m_ConstantInt(&factor)))
+      return "(" + std::to_string(factor.getSExtValue()) + "*" + *lhs + ")";
     const char *symbol = isa<arith::AddIOp>(def)   ? " + "
                          : isa<arith::SubIOp>(def) ? " - "
                                                    : " * ";
@@ -1060,6 +1099,17 @@ unsigned NestAnalysis::getBandDepth() const {
     loop = inner;
     ++depth;
   }
+}
+
+SmallVector<SmallVector<unsigned>>
+NestAnalysis::getIndexingLoops(const AccessRelation &access) const {
+  auto type = cast<MemRefType>(access.rootMemref.getType());
+  SmallVector<SmallVector<unsigned>> indexing(type.getRank());
+  for (int64_t dim = 0; dim < type.getRank(); ++dim)
+    for (auto [position, loop] : llvm::enumerate(access.enclosingLoops))
+      if (access.rootRelation.outputDependsOnInput(dim, position))
+        indexing[dim].push_back(loop);
+  return indexing;
 }
 
 /// Fills the box fields of `footprint` from a parameter-free `set`.

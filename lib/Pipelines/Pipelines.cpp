@@ -65,6 +65,9 @@ void dlc::buildDLCToAffinePipeline(OpPassManager &pm) {
 void dlc::buildDLCMemoryPipeline(OpPassManager &pm,
                                  const PipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(createDataMovementElimination());
+  AssignBankLayoutOptions banks;
+  banks.mode = options.layoutMode;
+  pm.addNestedPass<func::FuncOp>(createAssignBankLayout(banks));
   TileForLocalMemoryOptions tiling;
   tiling.loopOrder = options.loopOrder;
   pm.addNestedPass<func::FuncOp>(createTileForLocalMemory(tiling));

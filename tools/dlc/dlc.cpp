@@ -86,6 +86,11 @@ cl::opt<LoopOrder> loopOrderOption(
     cl::desc("Order of the tile loops of nests that read maps and kernels"),
     getLoopOrderValues(), cl::cat(dlcCategory));
 
+cl::opt<BankLayoutMode> layoutModeOption(
+    "layout-mode", cl::init(BankLayoutMode::Global),
+    cl::desc("How bank layouts are chosen for a banked local memory"),
+    getBankLayoutModeValues(), cl::cat(dlcCategory));
+
 cl::opt<bool> printRemarks(
     "remarks",
     cl::desc("Print the passes' remarks (copies kept, buffers left in global "
@@ -245,6 +250,7 @@ LogicalResult runPipeline(const Target &target, ModuleOp module,
   PipelineOptions options;
   options.hardware = hardwareOverrides;
   options.loopOrder = loopOrderOption;
+  options.layoutMode = layoutModeOption;
   options.memoryReport = memoryReport.str();
   target.buildPipeline(pm, options);
   return pm.run(module);

@@ -150,6 +150,10 @@ public:
   std::optional<unsigned> countAffinePieces() const;
   PresburgerRelation unite(const PresburgerRelation &other) const;
   bool isEqual(const PresburgerRelation &other) const;
+  /// Output dimension `outDim` changes when input dimension `inDim` alone
+  /// changes (within the relation's domain): two related inputs that differ
+  /// only in `inDim` reach different values of `outDim`.
+  bool outputDependsOnInput(unsigned outDim, unsigned inDim) const;
   std::string str() const;
   /// The relation written as a piecewise quasi-affine function
   /// (`{ S[i] -> A[(floor(i/4)), (i mod 4)] : ... }`) when single-valued,
@@ -261,6 +265,12 @@ public:
 
   /// The perfectly nested loops from the root down (the band tiles act on).
   unsigned getBandDepth() const;
+
+  /// For each dimension of `access`'s root buffer, the loops (indices into
+  /// getLoops(), outermost first) that index it: the loops whose iteration
+  /// alone changes the element of that dimension the access touches.
+  llvm::SmallVector<llvm::SmallVector<unsigned>>
+  getIndexingLoops(const AccessRelation &access) const;
 
   /// The load/store pair when the nest is a pure copy.
   std::optional<CopyNest> getPureCopy() const;

@@ -2,7 +2,7 @@
 #ifndef DLC_PIPELINES_PIPELINES_H
 #define DLC_PIPELINES_PIPELINES_H
 
-#include "dlc/Analysis/TilingModel.h"
+#include "dlc/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
@@ -23,6 +23,10 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Order of the tile loops of nests that read maps and "
                      "kernels (dlc-tile-for-local-memory)"),
       llvm::cl::init(LoopOrder::Auto), getLoopOrderValues()};
+  Option<BankLayoutMode> layoutMode{
+      *this, "layout-mode",
+      llvm::cl::desc("How bank layouts are chosen (dlc-assign-bank-layout)"),
+      llvm::cl::init(BankLayoutMode::Global), getBankLayoutModeValues()};
   Option<std::string> memoryReport{
       *this, "memory-report",
       llvm::cl::desc("Write the per-node memory report (JSON) of the shared "
@@ -41,7 +45,7 @@ void buildDLCToAffinePipeline(mlir::OpPassManager &pm);
 
 /// The shared affine memory passes: data-movement elimination, then, for
 /// the machine in the module's `#dlc.hardware` (they do nothing without a
-/// local memory), tiling for the capacity, explicit transfers and the
+/// local memory), bank layout, tiling for the capacity, explicit transfers and the
 /// independent capacity check; the report when asked for.
 void buildDLCMemoryPipeline(mlir::OpPassManager &pm,
                             const PipelineOptions &options);

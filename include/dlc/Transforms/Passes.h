@@ -14,6 +14,21 @@
 
 namespace dlc {
 
+/// How dlc-assign-bank-layout chooses layouts (see its description).
+enum class BankLayoutMode { Local, Global };
+
+/// The command-line spellings of BankLayoutMode (pass, pipeline and driver
+/// options share them).
+inline llvm::cl::ValuesClass getBankLayoutModeValues() {
+  return llvm::cl::values(
+      clEnumValN(BankLayoutMode::Local, "local",
+                 "each nest picks its layouts, copies at every edge that "
+                 "disagrees"),
+      clEnumValN(BankLayoutMode::Global, "global",
+                 "requirements propagated along data dependences, copies "
+                 "only where they conflict"));
+}
+
 #define GEN_PASS_DECL
 #include "dlc/Transforms/Passes.h.inc"
 

@@ -401,4 +401,101 @@ def DataMovementElimination
                            "mlir::arith::ArithDialect"];
 }
 
+def AssignBankLayout : Pass<"dlc-assign-bank-layout", "mlir::func::FuncOp"> {
+  let summary = "Decide which dimension of every global buffer goes across banks";
+  let description = [{
+    For a local memory split into `banks` partitions (`#dlc.hardware`; the
+    pass does nothing when `banks` is 1 or there is no local memory), every
+    global buffer (function argument, `memref.alloc`, `memref.get_global`;
+    views count as their root) of rank >= 1 with at least `banks` elements
+    gets the dimension spread across banks: `dlc.bank_dim = k` on its
+    allocation or `memref.get_global`, or in the argument's attributes. It
+    runs on the affine IR of `--dlc-to-affine-pipeline`, before tiling.
+
+    What each top-level nest needs is read off its access relations (which
+    loops index which dimensions), never off op names:
+    - a contraction nest has a reduction loop (indexing no written buffer)
+      that indexes two read-only buffers. Each read-only buffer that loop
+      indexes wants the dimension the outermost such loop indexes; the
+      written buffer wants the dimension of the outermost loop that indexes
+      the second of those buffers (the weights) but not the first (the
+      input). A tensor engine contracting over partitions reads and writes
+      this way.
+    - every other nest is flexible: it works partition-parallel along one
+      loop that indexes a written buffer, and each of its buffers wants the
+      dimension that loop indexes.
+
+    `mode=local`: contraction nests get their requirement; flexible nests
+    read every buffer in a fixed default layout (the outermost dimension of
+    size >= banks, else 0) and write in the layout of the buffer. A buffer
+    takes the layout of its contraction writer, else the default when a
+    nest writes it, else the layout its first reader wants.
+    `mode=global`: the contraction requirements (writers first; the first
+    one wins on a buffer) are propagated through the flexible nests along
+    data dependences, both ways, to a fixed point: a flexible nest takes its
+    partition loop from a buffer with a layout (written ones first) and
+    passes it on to its other buffers. Flexible nests no requirement
+    reaches start from the default layout of what they write.
+
+    Where a nest wants another layout than the buffer's, a relayout copy is
+    made: a top-level copy nest (outermost loop marked `dlc.relayout`, at
+    the nest's location) into a new `memref.alloc` with the wanted
+    `dlc.bank_dim`, which the nest then accesses instead (views rebuilt on
+    it), freed after its last use. A nest that writes the buffer in another
+    layout writes the new buffer, copied back after it (and filled from the
+    original first when the nest reads it or writes only part of it).
+    Local mode copies for every such reader; global mode shares a copy
+    between the readers that want it until the buffer is written again.
+    The host executes the copies as plain copies: results do not change.
+    Nests that are not affine are left alone.
+
+    The function gets a summary, `dlc.bank_layout = {mode = "global",
+    relayouts = N, relayout_bytes = N}`; the pass statistics count the same
+    (when LLVM is built with statistics).
+
+    Before (`banks = 4`): a matmul whose result is transposed, then added
+    to itself untransposed.
+    ```mlir
+    affine.for %i = 0 to 8 {          // C = A * B: C wants dim 1 (j)
+      affine.for %j ... affine.for %k ...
+    }
+    affine.for %i = 0 to 8 {          // T[i, j] = C[j, i]
+      ...
+    }
+    affine.for %i = 0 to 8 {          // D[i, j] = C[i, j] + T[i, j]
+      ...
+    }
+    ```
+    After (`mode=global`): C is banked on dim 1, the transpose on its loop
+    i, so T on dim 0; the add cannot read C and T alike without a copy.
+    ```mlir
+    %C = memref.alloc() {dlc.bank_dim = 1 : i64} : memref<8x8xf32>
+    %T = memref.alloc() {dlc.bank_dim = 0 : i64} : memref<8x8xf32>
+    ...
+    %T1 = memref.alloc() {dlc.bank_dim = 1 : i64} : memref<8x8xf32>
+    affine.for %i = 0 to 8 {          // the relayout copy
+      affine.for %j = 0 to 8 {
+        %v = affine.load %T[%i, %j] : memref<8x8xf32>
+        affine.store %v, %T1[%i, %j] : memref<8x8xf32>
+      }
+    } {dlc.relayout}
+    affine.for %i = 0 to 8 {          // D[i, j] = C[i, j] + T1[i, j]
+      ...
+    }
+    memref.dealloc %T1 : memref<8x8xf32>
+    ```
+  }];
+  let options = [
+    Option<"mode", "mode", "dlc::BankLayoutMode", "dlc::BankLayoutMode::Global",
+           "How layouts are chosen", [{dlc::getBankLayoutModeValues()}]>,
+  ];
+  let statistics = [
+    Statistic<"numRelayouts", "relayouts", "Relayout copies inserted">,
+    Statistic<"numRelayoutBytes", "relayout-bytes",
+              "Bytes the relayout copies move">,
+  ];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 #endif // DLC_TRANSFORMS_PASSES_TD

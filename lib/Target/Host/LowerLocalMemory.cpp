@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
@@ -123,6 +124,11 @@ struct LowerLocalMemoryPass
             toGlobal(argument);
     });
     module->removeAttr(dlc::HardwareAttr::kAttrName);
+    // Bank layouts mean nothing to the LLVM lowering of arguments.
+    module.walk([](func::FuncOp func) {
+      for (unsigned i = 0; i < func.getNumArguments(); ++i)
+        func.removeArgAttr(i, "dlc.bank_dim");
+    });
   }
 };
 

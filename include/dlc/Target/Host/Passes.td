@@ -94,7 +94,8 @@ def LowerLocalMemory : Pass<"dlc-host-lower-local-memory", "mlir::ModuleOp"> {
     `num_elt_per_stride` elements, `stride` elements apart when strided.
     `affine.dma_wait` goes away (the copy is complete when it returns), and
     buffers in the local memory space move to the default one. The pass
-    also drops the module's `dlc.hardware`, which nothing below needs.
+    also drops the module's `dlc.hardware` and the arguments' `dlc.bank_dim`,
+    which nothing below needs.
 
     Before:
     ```mlir
