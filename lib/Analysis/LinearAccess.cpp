@@ -74,7 +74,11 @@ SmallVector<LinearIndex> dlc::getLinearIndices(Operation *access) {
 }
 
 int64_t StagedBuffer::getElementBytes() const {
-  return std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  Type element = type.getElementType();
+  // Index values take 64 bits in every lowering dlc uses.
+  if (element.isIndex())
+    return 8;
+  return (element.getIntOrFloatBitWidth() + 7) / 8;
 }
 
 bool StagedBuffer::isWriteDense() const {
@@ -143,6 +147,10 @@ void dlc::collectNestBuffers(AffineForOp root, int64_t localMemorySpace,
       auto space = dyn_cast_or_null<IntegerAttr>(type.getMemorySpace());
       if (space && space.getInt() == localMemorySpace)
         continue;
+      if (!type.getElementType().isIntOrIndexOrFloat()) {
+        rejected.try_emplace(operand, "elements of unknown size");
+        continue;
+      }
       if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
         rejected.try_emplace(operand, "not a static identity-layout buffer");
         continue;

@@ -259,11 +259,7 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
     elements *= dim.extent;
   }
   int64_t bytes = elements * buffer.getElementBytes();
-  bool streamed = placement && getConstantTripCount(cast<AffineForOp>(placement))
-                                       .value_or(2) > 1;
-  bool doubleBuffered = hardware.getDoubleBuffering() && streamed &&
-                        buffer.read && !buffer.written;
-  localBytes += bytes * (doubleBuffered ? 2 : 1);
+  localBytes += bytes;
 
   // The local buffer lives while the nest runs.
   OpBuilder b(root);
@@ -384,24 +380,26 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
       }
       operands.append(loopIVs);
       unsigned numDims = numFixed + loopIVs.size();
+      // The row starts at the clipped origin: a loop stepping by the box's
+      // extent runs once there and makes the start an affine dimension.
       AffineExpr lastOrigin = origins[rank - 1];
-      Value start = AffineMaxOp::create(
-          at, loc,
+      int64_t lastExtent = box[rank - 1].extent;
+      AffineExpr lastEnd = lastOrigin + lastExtent;
+      AffineExpr lastSize =
+          getAffineConstantExpr(type.getDimSize(rank - 1), context);
+      auto rowStart = AffineForOp::create(
+          at, loc, fixedIVs,
           AffineMap::get(numFixed, 0,
                          {lastOrigin, getAffineConstantExpr(0, context)},
                          context),
-          fixedIVs);
+          fixedIVs, AffineMap::get(numFixed, 0, {lastEnd, lastSize}, context),
+          lastExtent);
+      at.setInsertionPointToStart(rowStart.getBody());
+      Value start = rowStart.getInductionVar();
       Value end = AffineMinOp::create(
-          at, loc,
-          AffineMap::get(
-              numFixed, 0,
-              {lastOrigin + box[rank - 1].extent,
-               getAffineConstantExpr(type.getDimSize(rank - 1), context)},
-              context),
+          at, loc, AffineMap::get(numFixed, 0, {lastEnd, lastSize}, context),
           fixedIVs);
-      Value count = arith::MaxSIOp::create(
-          at, loc, arith::SubIOp::create(at, loc, end, start),
-          arith::ConstantIndexOp::create(at, loc, 0));
+      Value count = arith::SubIOp::create(at, loc, end, start);
       operands.push_back(start);
       SmallVector<AffineExpr> globalExprs, localExprs;
       for (unsigned d = 0; d < rank; ++d) {
@@ -459,9 +457,7 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
          attrs.getNamedAttr("elements", attrs.getI64IntegerAttr(totalElements)),
          attrs.getNamedAttr("block", attrs.getI64IntegerAttr(block)),
          attrs.getNamedAttr("element_bytes",
-                            attrs.getI64IntegerAttr(buffer.getElementBytes())),
-         attrs.getNamedAttr("double_buffered",
-                            attrs.getBoolAttr(in && doubleBuffered))}));
+                            attrs.getI64IntegerAttr(buffer.getElementBytes()))}));
   };
 
   bool in = buffer.read || (buffer.written && !buffer.isWriteDense());

@@ -7,6 +7,10 @@ data only, never on what dlc supports, so a regression cannot hide by
 dropping out of the suite.
 
 A target is tested when `<target>.expectations` exists next to this file.
+A line `# configuration: <name> <dlc run flags...>` in it runs every test
+once more with those flags, as `e2e/<target>@<name>/<test_name>`, against
+the same expectations (the host runs the shared memory passes at several
+local-memory capacities this way: the outputs must not change).
 Each non-comment line of it is `<test_name> <reason>`: that test is expected
 to fail (XFAIL), so the suite fails both on an unexpected failure and on an
 unexpected pass (XPASS). The file itself is checked by the test
@@ -80,14 +84,23 @@ def _select_in_subprocess(node_dir):
     return output.split()
 
 
+CONFIGURATION_PREFIX = "# configuration:"
+
+
 def parse_expectations(path, selected):
-    """Returns ({test name: reason}, [problems]) for one expectations file."""
+    """Returns ({test name: reason}, [problems], {configuration: flags}) for
+    one expectations file."""
     expected_failures = {}
     problems = []
+    configurations = {}
     selected = set(selected)
     with open(path) as f:
         for number, line in enumerate(f, 1):
             line = line.strip()
+            if line.startswith(CONFIGURATION_PREFIX):
+                name, *flags = line[len(CONFIGURATION_PREFIX):].split()
+                configurations[name] = flags
+                continue
             if not line or line.startswith("#"):
                 continue
             name, _, reason = line.partition(" ")
@@ -100,7 +113,7 @@ def parse_expectations(path, selected):
             elif not reason:
                 problems.append(where + "'%s' has no reason" % name)
             expected_failures[name] = reason
-    return expected_failures, problems
+    return expected_failures, problems, configurations
 
 
 if __name__ == "__main__":
@@ -120,6 +133,8 @@ class ONNXNodeTestFormat(lit.formats.TestFormat):
         self.timeout = timeout
         # target -> problems found in its expectations file
         self.problems = {}
+        # "<target>@<configuration>" -> (target, extra `dlc run` flags)
+        self.runs = {}
 
     def _selected(self):
         try:
@@ -137,30 +152,37 @@ class ONNXNodeTestFormat(lit.formats.TestFormat):
             if not file_name.endswith(EXPECTATIONS_SUFFIX):
                 continue
             target = file_name[: -len(EXPECTATIONS_SUFFIX)]
-            expected_failures, self.problems[target] = parse_expectations(
-                os.path.join(self.expectations_dir, file_name), selected
+            expected_failures, self.problems[target], configurations = (
+                parse_expectations(
+                    os.path.join(self.expectations_dir, file_name), selected
+                )
             )
             yield lit.Test.Test(
                 testSuite, path_in_suite + (target, EXPECTATIONS_TEST), localConfig
             )
-            for name in selected:
-                test = lit.Test.Test(
-                    testSuite, path_in_suite + (target, name), localConfig
-                )
-                if name in expected_failures:
-                    test.xfails = ["*"]
-                yield test
+            self.runs[target] = (target, [])
+            for configuration, flags in configurations.items():
+                self.runs[target + "@" + configuration] = (target, flags)
+            for run in [target] + [target + "@" + c for c in configurations]:
+                for name in selected:
+                    test = lit.Test.Test(
+                        testSuite, path_in_suite + (run, name), localConfig
+                    )
+                    if name in expected_failures:
+                        test.xfails = ["*"]
+                    yield test
 
     def execute(self, test, litConfig):
-        target, name = test.path_in_suite[-2:]
+        run, name = test.path_in_suite[-2:]
         if name == EXPECTATIONS_TEST:
-            problems = self.problems[target]
+            problems = self.problems[run]
             if problems:
                 return lit.Test.Result(lit.Test.FAIL, "\n".join(problems) + "\n")
             return lit.Test.Result(lit.Test.PASS)
 
+        target, flags = self.runs[run]
         command = [self.dlc, "run", os.path.join(self.node_dir, name),
-                   "--target", target]
+                   "--target", target] + flags
         try:
             out, err, exit_code = lit.util.executeCommand(
                 command, timeout=self.timeout

@@ -263,7 +263,7 @@ def GenerateTransfers : Pass<"dlc-generate-transfers", "mlir::func::FuncOp"> {
     local buffer's `memref.alloc` lists its transfers in `dlc.transfers`,
     one dictionary per `affine.dma_start` on it in program order (`memref`,
     `direction`, `count`: how often it runs, `elements`: what it moves in
-    total, `block`, `element_bytes`, `double_buffered`), counted exactly.
+    total, `block`, `element_bytes`), counted exactly.
     Accesses are rewritten to the local buffer at their index minus the
     box's origin. Buffers that cannot be staged (non-affine accesses,
     strided views, views of a buffer written in the nest) stay in global

@@ -1,0 +1,66 @@
+// RUN: dlc-opt --split-input-file --dlc-to-affine-pipeline --dlc-tile-for-local-memory %s | FileCheck %s
+// RUN: dlc-opt --split-input-file --dlc-to-affine-pipeline --dlc-tile-for-local-memory=loop-order=mloop %s | FileCheck %s --check-prefix=MLOOP
+// RUN: dlc-opt --split-input-file --dlc-to-affine-pipeline --dlc-tile-for-local-memory=loop-order=kloop %s | FileCheck %s --check-prefix=KLOOP
+
+// A 64x64x64 matmul for 4 KiB: output-stationary 16x32 tiles of C with the
+// reduction streamed 4 at a time (A and B double-buffered): 3.5 KiB, and
+// 128 KiB moved, twice the Hong-Kung bound 2 * 64^3 / sqrt(1024) * 4 bytes.
+// The fill of C (write-only) is tiled too.
+// CHECK-LABEL: func.func @matmul
+// CHECK: affine.for %[[FI:.*]] = 0 to 64 step 16 {
+// CHECK: } {dlc.tile_loop, dlc.tiling = {footprint_bytes = 4096 : i64, {{.*}}traffic_bytes = 16384 : i64}}
+// CHECK: affine.for %[[I:.*]] = 0 to 64 step 16 {
+// CHECK-NEXT: affine.for %[[J:.*]] = 0 to 64 step 32 {
+// CHECK-NEXT: affine.for %[[K:.*]] = 0 to 64 step 4 {
+// CHECK-NEXT: affine.for %{{.*}} = #{{.*}}(%[[I]]) to #{{.*}}(%[[I]]) {
+// CHECK: } {dlc.tile_loop}
+// CHECK-NEXT: } {dlc.tile_loop}
+// CHECK-NEXT: } {dlc.tile_loop, dlc.tiling = {footprint_bytes = 3584 : i64, loop_order = "kloop", order = array<i64: 0, 1, 2>, tile_sizes = array<i64: 16, 32, 4>, traffic_bytes = 131072 : i64}}
+module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
+  func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+    %0 = dlc.matmul %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+    return %0 : tensor<64x64xf32>
+  }
+}
+
+// -----
+
+// A conv reading maps (the padded input) and kernels: with the reduction
+// over input channels innermost, Mloop puts the output-channel tiles
+// outermost (kernel tiles stay, maps are reloaded), Kloop the spatial ones.
+// CHECK-LABEL: func.func @conv
+// MLOOP-LABEL: func.func @conv
+// MLOOP: dlc.tiling = {{{.*}}loop_order = "mloop"
+// KLOOP-LABEL: func.func @conv
+// KLOOP: dlc.tiling = {{{.*}}loop_order = "kloop"
+module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 16384>} {
+  func.func @conv(%x: tensor<1x16x32x32xf32>, %w: tensor<32x16x3x3xf32>) -> tensor<1x32x32x32xf32> {
+    %0 = dlc.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x16x32x32xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x32x32xf32>
+    return %0 : tensor<1x32x32x32xf32>
+  }
+}
+
+// -----
+
+// A nest that fits whole is not tiled; its choice is still recorded.
+// CHECK-LABEL: func.func @fits
+// CHECK-NOT: dlc.tile_loop
+// CHECK: dlc.tiling = {footprint_bytes = 128 : i64, loop_order = "none", order = array<i64>, tile_sizes = array<i64: 16>, traffic_bytes = 128 : i64}
+module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 1024>} {
+  func.func @fits(%a: tensor<16xf32>) -> tensor<16xf32> {
+    %0 = dlc.relu %a : tensor<16xf32>
+    return %0 : tensor<16xf32>
+  }
+}
+
+// -----
+
+// Without a local memory the pass leaves the nests alone.
+// CHECK-LABEL: func.func @no_local_memory
+// CHECK-NOT: dlc.tiling
+module attributes {dlc.hardware = #dlc.hardware<>} {
+  func.func @no_local_memory(%a: tensor<16xf32>) -> tensor<16xf32> {
+    %0 = dlc.relu %a : tensor<16xf32>
+    return %0 : tensor<16xf32>
+  }
+}
