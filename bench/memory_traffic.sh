@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Per conv/fc layer of AlexNet and ResNet-18 at a 64 KiB local memory (or
+# the capacity given as $1, in bytes): tile footprint, global-memory
+# traffic, and its ratios to the compulsory traffic and to the Hong-Kung
+# lower bound (bench/memory_traffic.py). Also times the memory passes on
+# ResNet-50. Models are exported from torchvision into build/models.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+dlc="$root/build/bin/dlc"
+capacity="${1:-65536}"
+models="$root/build/models"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+for model in alexnet resnet18 resnet50; do
+  [ -f "$models/$model/model.onnx" ] ||
+    /usr/bin/python3 "$root/scripts/export_torchvision.py" -o "$models" "$model" >/dev/null
+done
+for model in alexnet resnet18; do
+  echo "== $model, local memory $capacity bytes"
+  "$dlc" compile "$models/$model/model.onnx" --target host -o "$out/$model" \
+    --hw "local_memory_bytes=$capacity" >/dev/null
+  python3 "$root/bench/memory_traffic.py" "$out/$model" "$capacity"
+done
+echo "== resnet50: compile time of the memory passes (--mlir-timing, wall s)"
+"$dlc" compile "$models/resnet50/model.onnx" --target host -o "$out/r50" \
+  --hw "local_memory_bytes=$capacity" --mlir-timing 2>&1 >/dev/null |
+  grep -E "Total Execution Time|DataMovementElimination|AssignBankLayout|TileForLocalMemory|GenerateTransfers|VerifyLocalMemory|MemoryReport" |
+  sed -E 's/^ +//'
