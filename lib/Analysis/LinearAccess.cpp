@@ -28,7 +28,7 @@ bool LinearIndex::hasSameLinearPart(const LinearIndex &other) const {
 }
 
 LinearIndex dlc::getLinearForm(AffineMap map, unsigned result,
-                              ValueRange operands) {
+                               ValueRange operands) {
   LinearIndex index;
   SmallVector<int64_t> flat;
   // Fails on mod/floordiv/ceildiv, which introduce local variables.
@@ -139,9 +139,9 @@ void dlc::collectNestBuffers(AffineForOp root, int64_t localMemorySpace,
       if (!isAccess) {
         if (!effects || effects.getEffectOnValue<MemoryEffects::Write>(operand))
           writtenRoots.insert(rootMemref);
-        rejected.try_emplace(operand, ("accessed by '" +
-                                       op->getName().getStringRef() + "'")
-                                          .str());
+        rejected.try_emplace(
+            operand,
+            ("accessed by '" + op->getName().getStringRef() + "'").str());
         continue;
       }
       auto space = dyn_cast_or_null<IntegerAttr>(type.getMemorySpace());

@@ -65,8 +65,7 @@ public:
 
   Tiling evaluate(ArrayRef<int64_t> tileSizes, ArrayRef<unsigned> order) const;
   /// The cheapest order for `tileSizes` allowed by `policy`.
-  Tiling evaluateBestOrder(ArrayRef<int64_t> tileSizes,
-                           LoopOrder policy) const;
+  Tiling evaluateBestOrder(ArrayRef<int64_t> tileSizes, LoopOrder policy) const;
   std::string describeOrder(ArrayRef<unsigned> order) const;
   const TilingProblem &problem;
 
@@ -74,8 +73,7 @@ private:
   BufferShape describe(const StagedBuffer &buffer) const;
   int64_t loopExtent(Operation *loop, ArrayRef<int64_t> tileSizes) const;
   bool dependsOn(unsigned bufferIndex, unsigned bandLoop) const {
-    return llvm::is_contained(shapes[bufferIndex].dependentBandLoops,
-                              bandLoop);
+    return llvm::is_contained(shapes[bufferIndex].dependentBandLoops, bandLoop);
   }
   /// +1: the order puts kernel-only loops before map-only loops (MLoop),
   /// -1: the reverse (KLoop), 0: it does not tell them apart.
@@ -114,8 +112,7 @@ BufferShape Model::describe(const StagedBuffer &buffer) const {
       continue;
     dim.constantSpread = maxConstant - minConstant;
     for (auto [loop, coefficient] : first->coefficients) {
-      bool known =
-          bandIndex.count(loop) || problem.innerTripCounts.count(loop);
+      bool known = bandIndex.count(loop) || problem.innerTripCounts.count(loop);
       if (!known) {
         dim.whole = true;
         break;
@@ -171,20 +168,20 @@ Tiling Model::evaluate(ArrayRef<int64_t> tileSizes,
     int64_t loads = 1;
     for (int64_t position = 0; position <= placement; ++position) {
       unsigned bandLoop = order[position];
-      loads = mulSat(loads, problem.tripCounts[bandLoop] /
-                                tileSizes[bandLoop]);
+      loads = mulSat(loads, problem.tripCounts[bandLoop] / tileSizes[bandLoop]);
     }
     traffic.doubleBuffered =
         problem.doubleBuffering && loads > 1 && buffer.read && !buffer.written;
-    traffic.localBytes = mulSat(traffic.boxBytes, traffic.doubleBuffered ? 2 : 1);
+    traffic.localBytes =
+        mulSat(traffic.boxBytes, traffic.doubleBuffered ? 2 : 1);
     traffic.transfers = mulSat(loads, (shape.in ? 1 : 0) + (shape.out ? 1 : 0));
     if (shape.in)
       traffic.bytesIn = mulSat(loads, traffic.boxBytes);
     if (shape.out)
       traffic.bytesOut = mulSat(loads, traffic.boxBytes);
     tiling.footprintBytes = addSat(tiling.footprintBytes, traffic.localBytes);
-    tiling.trafficBytes = addSat(
-        tiling.trafficBytes, addSat(traffic.bytesIn, traffic.bytesOut));
+    tiling.trafficBytes =
+        addSat(tiling.trafficBytes, addSat(traffic.bytesIn, traffic.bytesOut));
     tiling.buffers.push_back(std::move(traffic));
   }
   int kind = classifyOrder(order);
@@ -235,8 +232,8 @@ Tiling Model::evaluateBestOrder(ArrayRef<int64_t> tileSizes,
     for (unsigned b = 0; b < problem.buffers.size() && b < 64; ++b)
       if (dependsOn(b, bandLoop))
         signature |= uint64_t(1) << b;
-    auto it = llvm::find_if(classes,
-                            [&](auto &c) { return c.first == signature; });
+    auto it =
+        llvm::find_if(classes, [&](auto &c) { return c.first == signature; });
     if (it == classes.end())
       classes.push_back({signature, {bandLoop}});
     else
@@ -253,24 +250,22 @@ Tiling Model::evaluateBestOrder(ArrayRef<int64_t> tileSizes,
     for (unsigned c : permutation)
       order.append(classes[c].second.begin(), classes[c].second.end());
     Tiling candidate = evaluate(tileSizes, order);
-    bool allowed = policy == LoopOrder::Auto ||
-                   candidate.orderKind == "none" ||
-                   (policy == LoopOrder::MLoop) ==
-                       (candidate.orderKind == "mloop");
+    bool allowed =
+        policy == LoopOrder::Auto || candidate.orderKind == "none" ||
+        (policy == LoopOrder::MLoop) == (candidate.orderKind == "mloop");
     if (!bestAnyPolicy || isCheaper(candidate, *bestAnyPolicy))
       bestAnyPolicy = candidate;
     if (allowed && (!best || isCheaper(candidate, *best)))
       best = std::move(candidate);
-  } while (--budget && std::next_permutation(permutation.begin(),
-                                             permutation.end()));
+  } while (--budget &&
+           std::next_permutation(permutation.begin(), permutation.end()));
   return best ? *best : *bestAnyPolicy;
 }
 
 std::string Model::describeOrder(ArrayRef<unsigned> order) const {
   std::string text;
   llvm::raw_string_ostream os(text);
-  llvm::interleave(
-      order, os, [&](unsigned loop) { os << "L" << loop; }, ",");
+  llvm::interleave(order, os, [&](unsigned loop) { os << "L" << loop; }, ",");
   return text;
 }
 
@@ -295,8 +290,7 @@ Tiling dlc::evaluateTiling(const TilingProblem &problem,
 }
 
 FailureOr<Tiling> dlc::chooseTiling(const TilingProblem &problem,
-                                    LoopOrder policy,
-                                    std::string &diagnostic) {
+                                    LoopOrder policy, std::string &diagnostic) {
   Model model(problem);
   unsigned depth = problem.band.size();
   llvm::SmallVector<llvm::SmallVector<int64_t>> divisors;

@@ -57,7 +57,8 @@ public:
 
 private:
   /// Tile loops the value of `loop`'s IV depends on (itself when it is one).
-  void collectTileLoops(Operation *loop, llvm::SmallPtrSetImpl<Operation *> &out,
+  void collectTileLoops(Operation *loop,
+                        llvm::SmallPtrSetImpl<Operation *> &out,
                         unsigned depth = 0);
   /// Replaces every loop not in `fixed` by its range.
   Range substitute(const LinearIndex &index,
@@ -226,8 +227,9 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
     if (whole || !united || united->high - united->low + 1 >= size) {
       // The whole dimension, unless the box is larger (guarded accesses
       // reach outside it) and must keep its origin.
-      if (whole || !united || (united->fixedPart.coefficients.empty() &&
-                               united->low >= 0 && united->high < size)) {
+      if (whole || !united ||
+          (united->fixedPart.coefficients.empty() && united->low >= 0 &&
+           united->high < size)) {
         box[d].whole = true;
         box[d].origin.known = true;
         box[d].extent = size;
@@ -264,9 +266,9 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
   // The local buffer lives while the nest runs.
   OpBuilder b(root);
   Location loc = root.getLoc();
-  auto localType = MemRefType::get(
-      extents, type.getElementType(), AffineMap(),
-      b.getI64IntegerAttr(hardware.getLocalMemorySpace()));
+  auto localType =
+      MemRefType::get(extents, type.getElementType(), AffineMap(),
+                      b.getI64IntegerAttr(hardware.getLocalMemorySpace()));
   Value local = memref::AllocOp::create(b, loc, localType);
   b.setInsertionPointAfter(root);
   memref::DeallocOp::create(b, loc, local);
@@ -277,9 +279,9 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
   unsigned numFixed = fixedIVs.size();
   SmallVector<AffineExpr> origins;
   for (unsigned d = 0; d < rank; ++d)
-    origins.push_back(box[d].whole ? getAffineConstantExpr(0, context)
-                                   : toExpr(box[d].origin, fixedLoops, 0,
-                                            context));
+    origins.push_back(box[d].whole
+                          ? getAffineConstantExpr(0, context)
+                          : toExpr(box[d].origin, fixedLoops, 0, context));
 
   // Executions of the fixed loops, for the transfer counts.
   int64_t placements = 1;
@@ -298,8 +300,8 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
                                         tag, at.getConstantAffineMap(0),
                                         ValueRange{}, count, stride, perStride)
              : AffineDmaStartOp::create(at, loc, local, localMap, operands,
-                                        buffer.memref, globalMap, operands,
-                                        tag, at.getConstantAffineMap(0),
+                                        buffer.memref, globalMap, operands, tag,
+                                        at.getConstantAffineMap(0),
                                         ValueRange{}, count, stride, perStride);
       emitted = dma;
       AffineDmaWaitOp::create(at, loc, tag, at.getConstantAffineMap(0),
@@ -423,12 +425,13 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
           for (unsigned d = 0; d < rank; ++d) {
             int64_t origin = box[d].origin.constant;
             for (auto [loop, c] : box[d].origin.coefficients)
-              origin += c * iv[llvm::find(fixedLoops, loop) - fixedLoops.begin()];
+              origin +=
+                  c * iv[llvm::find(fixedLoops, loop) - fixedLoops.begin()];
             if (box[d].whole)
               origin = 0;
             int64_t lo = std::max<int64_t>(origin, 0);
-            int64_t hi = std::min<int64_t>(origin + box[d].extent,
-                                           type.getDimSize(d));
+            int64_t hi =
+                std::min<int64_t>(origin + box[d].extent, type.getDimSize(d));
             int64_t extent = std::max<int64_t>(hi - lo, 0);
             volume *= extent;
             if (d + 1 < rank)
@@ -456,8 +459,8 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
          attrs.getNamedAttr("count", attrs.getI64IntegerAttr(executions)),
          attrs.getNamedAttr("elements", attrs.getI64IntegerAttr(totalElements)),
          attrs.getNamedAttr("block", attrs.getI64IntegerAttr(block)),
-         attrs.getNamedAttr("element_bytes",
-                            attrs.getI64IntegerAttr(buffer.getElementBytes()))}));
+         attrs.getNamedAttr("element_bytes", attrs.getI64IntegerAttr(
+                                                 buffer.getElementBytes()))}));
   };
 
   bool in = buffer.read || (buffer.written && !buffer.isWriteDense());
@@ -493,12 +496,11 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
       unsigned numDims = map.getNumDims();
       SmallVector<AffineExpr> results;
       for (unsigned d = 0; d < rank; ++d) {
-        AffineExpr shifted = map.getResult(d).shiftSymbols(
-            map.getNumSymbols(), numFixed, numDims);
-        AffineExpr origin = box[d].whole
-                                ? getAffineConstantExpr(0, context)
-                                : toExpr(box[d].origin, fixedLoops, numDims,
-                                         context);
+        AffineExpr shifted = map.getResult(d).shiftSymbols(map.getNumSymbols(),
+                                                           numFixed, numDims);
+        AffineExpr origin =
+            box[d].whole ? getAffineConstantExpr(0, context)
+                         : toExpr(box[d].origin, fixedLoops, numDims, context);
         results.push_back(shifted - origin);
       }
       AffineMap newMap = AffineMap::get(numDims + numFixed, map.getNumSymbols(),
@@ -509,8 +511,10 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
       return std::make_pair(newMap, operands);
     };
     if (auto load = dyn_cast<AffineLoadOp>(access)) {
-      auto [map, operands] = rewrite(load.getAffineMap(), load.getMapOperands());
-      Value value = AffineLoadOp::create(at, load.getLoc(), local, map, operands);
+      auto [map, operands] =
+          rewrite(load.getAffineMap(), load.getMapOperands());
+      Value value =
+          AffineLoadOp::create(at, load.getLoc(), local, map, operands);
       load.replaceAllUsesWith(value);
       load.erase();
     } else {
@@ -532,12 +536,11 @@ LogicalResult NestStager::run() {
   if (staged.empty())
     return success();
   for (const UnstagedBuffer &buffer : unstaged)
-    root.emitRemark("buffer ")
-        << buffer.memref.getType() << " stays in global memory: "
-        << buffer.reason;
+    root.emitRemark("buffer ") << buffer.memref.getType()
+                               << " stays in global memory: " << buffer.reason;
   OpBuilder b(root);
-  Value tag = memref::AllocOp::create(
-      b, root.getLoc(), MemRefType::get({1}, b.getI32Type()));
+  Value tag = memref::AllocOp::create(b, root.getLoc(),
+                                      MemRefType::get({1}, b.getI32Type()));
   b.setInsertionPointAfter(root);
   memref::DeallocOp::create(b, root.getLoc(), tag);
   for (StagedBuffer &buffer : staged)

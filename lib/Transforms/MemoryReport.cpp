@@ -298,26 +298,31 @@ FailureOr<Transfer> ReportBuilder::getTransfer(affine::AffineDmaStartOp dma) {
   bool srcIsLocal = isLocalMemRef(dma.getSrcMemRefType(), localSpace);
   bool dstIsLocal = isLocalMemRef(dma.getDstMemRefType(), localSpace);
   if (srcIsLocal == dstIsLocal)
-    return dma.emitError("is not listed in a 'dlc.transfers' and its direction is "
-                         "unknown: exactly one side must be in the local "
-                         "memory space ")
+    return dma.emitError(
+               "is not listed in a 'dlc.transfers' and its direction is "
+               "unknown: exactly one side must be in the local "
+               "memory space ")
            << localSpace;
   APInt numElements;
   if (!matchPattern(dma.getNumElements(), m_ConstantInt(&numElements)))
-    return dma.emitError("is not listed in a 'dlc.transfers' and a non-constant number "
-                         "of elements");
+    return dma.emitError(
+        "is not listed in a 'dlc.transfers' and a non-constant number "
+        "of elements");
   if (numElements.isNegative())
-    return dma.emitError("is not listed in a 'dlc.transfers' and a negative number of "
-                         "elements");
+    return dma.emitError(
+        "is not listed in a 'dlc.transfers' and a negative number of "
+        "elements");
   int64_t block = numElements.getSExtValue();
   APInt perStride;
   if (dma.isStrided()) {
     if (!matchPattern(dma.getNumElementsPerStride(), m_ConstantInt(&perStride)))
-      return dma.emitError("is not listed in a 'dlc.transfers' and a non-constant "
-                           "number of elements per stride");
+      return dma.emitError(
+          "is not listed in a 'dlc.transfers' and a non-constant "
+          "number of elements per stride");
     if (!perStride.isStrictlyPositive())
-      return dma.emitError("is not listed in a 'dlc.transfers' and a non-positive number "
-                           "of elements per stride");
+      return dma.emitError(
+          "is not listed in a 'dlc.transfers' and a non-positive number "
+          "of elements per stride");
     block = perStride.getSExtValue();
   }
   FailureOr<int64_t> count = countRuns(dma);

@@ -75,8 +75,7 @@ DictionaryAttr describeTiling(MLIRContext *context, const Tiling &tiling) {
 FailureOr<AffineForOp> applyTiling(const TilingProblem &problem,
                                    Tiling &tiling) {
   unsigned depth = problem.band.size();
-  SmallVector<unsigned> sizes(tiling.tileSizes.begin(),
-                              tiling.tileSizes.end());
+  SmallVector<unsigned> sizes(tiling.tileSizes.begin(), tiling.tileSizes.end());
   SmallVector<AffineForOp> band(problem.band.begin(), problem.band.end());
   SmallVector<AffineForOp> tiled;
   if (failed(tilePerfectlyNested(band, sizes, &tiled)))
@@ -91,7 +90,8 @@ FailureOr<AffineForOp> applyTiling(const TilingProblem &problem,
   for (auto [position, loop] : llvm::enumerate(newOrder))
     permutation[loop] = position;
   for (unsigned l : tiling.order)
-    tiled[l]->setAttr("dlc.tile_loop", UnitAttr::get(problem.band.front()->getContext()));
+    tiled[l]->setAttr("dlc.tile_loop",
+                      UnitAttr::get(problem.band.front()->getContext()));
   if (isValidLoopInterchangePermutation(tileLoops, permutation)) {
     permuteLoops(tileLoops, permutation);
   } else {
@@ -124,7 +124,8 @@ struct TileForLocalMemoryPass
     HardwareAttr hardware = HardwareAttr::lookup(func);
     if (!hardware || !hardware.hasLocalMemory())
       return;
-    SmallVector<AffineForOp> roots(func.getBody().front().getOps<AffineForOp>());
+    SmallVector<AffineForOp> roots(
+        func.getBody().front().getOps<AffineForOp>());
     for (AffineForOp root : roots)
       if (failed(tileNest(root, hardware)))
         return signalPassFailure();

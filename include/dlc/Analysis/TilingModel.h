@@ -86,8 +86,7 @@ struct Tiling {
 /// The cheapest tiling of `problem` under `policy`, or failure with
 /// `diagnostic` saying why (even the smallest tile does not fit).
 mlir::FailureOr<Tiling> chooseTiling(const TilingProblem &problem,
-                                     LoopOrder policy,
-                                     std::string &diagnostic);
+                                     LoopOrder policy, std::string &diagnostic);
 
 /// The traffic of `problem` under given tile sizes and order (no search):
 /// what chooseTiling evaluates for each candidate.

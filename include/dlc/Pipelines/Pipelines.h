@@ -45,8 +45,8 @@ void buildDLCToAffinePipeline(mlir::OpPassManager &pm);
 
 /// The shared affine memory passes: data-movement elimination, then, for
 /// the machine in the module's `#dlc.hardware` (they do nothing without a
-/// local memory), bank layout, tiling for the capacity, explicit transfers and the
-/// independent capacity check; the report when asked for.
+/// local memory), bank layout, tiling for the capacity, explicit transfers and
+/// the independent capacity check; the report when asked for.
 void buildDLCMemoryPipeline(mlir::OpPassManager &pm,
                             const PipelineOptions &options);
 
