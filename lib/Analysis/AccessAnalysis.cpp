@@ -858,13 +858,22 @@ static std::optional<std::string> printViewMap(AnalysisContext &context,
          context.getName(source) + "[" + joinNames(sourceIndices) + "] }";
 }
 
-static int64_t getElementBytes(Value memref) {
-  Type element = cast<MemRefType>(memref.getType()).getElementType();
-  if (element.isIndex())
+std::optional<int64_t> dlc::getElementBytes(Type elementType) {
+  if (elementType.isIndex())
     return 8;
-  if (element.isIntOrFloat())
-    return (element.getIntOrFloatBitWidth() + 7) / 8;
-  return 0;
+  if (elementType.isIntOrFloat())
+    return (elementType.getIntOrFloatBitWidth() + 7) / 8;
+  if (auto complex = dyn_cast<ComplexType>(elementType)) {
+    std::optional<int64_t> part = getElementBytes(complex.getElementType());
+    return part ? std::optional<int64_t>(2 * *part) : std::nullopt;
+  }
+  if (auto vector = dyn_cast<VectorType>(elementType)) {
+    std::optional<int64_t> scalar = getElementBytes(vector.getElementType());
+    if (!scalar || vector.isScalable())
+      return std::nullopt;
+    return *scalar * vector.getNumElements();
+  }
+  return std::nullopt;
 }
 
 static bool isLoopStructure(Operation *op) {
@@ -1187,7 +1196,9 @@ NestAnalysis::getTileFootprint(Value rootMemref,
     return std::nullopt;
   Footprint footprint;
   footprint.elements = *elements;
-  footprint.elementBytes = getElementBytes(rootMemref);
+  footprint.elementBytes =
+      getElementBytes(cast<MemRefType>(rootMemref.getType()).getElementType())
+          .value_or(0);
   // The box a transfer moves must hold every tile's footprint: isl's fixed
   // box hull of the footprint parameterised by the tile origin. Without a
   // fixed-size hull (rare), fall back to the first tile's bounding box.

@@ -2,6 +2,8 @@
 
 #include "dlc/Analysis/LinearAccess.h"
 
+#include "dlc/Analysis/AccessAnalysis.h"
+
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -74,11 +76,8 @@ SmallVector<LinearIndex> dlc::getLinearIndices(Operation *access) {
 }
 
 int64_t StagedBuffer::getElementBytes() const {
-  Type element = type.getElementType();
-  // Index values take 64 bits in every lowering dlc uses.
-  if (element.isIndex())
-    return 8;
-  return (element.getIntOrFloatBitWidth() + 7) / 8;
+  // collectNestBuffers stages only buffers whose elements have a size.
+  return *dlc::getElementBytes(type.getElementType());
 }
 
 bool StagedBuffer::isWriteDense() const {
@@ -147,7 +146,7 @@ void dlc::collectNestBuffers(AffineForOp root, int64_t localMemorySpace,
       auto space = dyn_cast_or_null<IntegerAttr>(type.getMemorySpace());
       if (space && space.getInt() == localMemorySpace)
         continue;
-      if (!type.getElementType().isIntOrIndexOrFloat()) {
+      if (!getElementBytes(type.getElementType())) {
         rejected.try_emplace(operand, "elements of unknown size");
         continue;
       }

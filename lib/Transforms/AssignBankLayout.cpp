@@ -112,12 +112,7 @@ static std::optional<int64_t> onlyDimIndexedBy(const BufferUse &use,
 }
 
 static int64_t getElementBytes(MemRefType type) {
-  Type element = type.getElementType();
-  if (element.isIndex())
-    return 8;
-  if (element.isIntOrFloat())
-    return (element.getIntOrFloatBitWidth() + 7) / 8;
-  return 0;
+  return dlc::getElementBytes(type.getElementType()).value_or(0);
 }
 
 /// `dlc.bank_dim` of a buffer: on its defining op, or in the arguments'

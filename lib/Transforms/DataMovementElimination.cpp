@@ -12,6 +12,8 @@
 #include "dlc/Analysis/AccessAnalysis.h"
 #include "dlc/Transforms/Passes.h"
 
+#include "LocalMemory.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -56,39 +58,8 @@ static Operation *getTopLevelOp(Operation *op, Block &body) {
   return op;
 }
 
-/// The node name of a nest (the NameLoc the importer gave its ONNX node),
-/// else its location printed.
-static std::string getNodeName(Operation *op) {
-  std::string name;
-  op->getLoc()->walk([&](Location loc) {
-    if (auto named = dyn_cast<NameLoc>(loc)) {
-      name = named.getName().str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (!name.empty())
-    return name;
-  llvm::raw_string_ostream os(name);
-  if (auto file = dyn_cast<FileLineColLoc>(op->getLoc()))
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    op->getLoc().print(os);
-  return name;
-}
-
-/// How a nest is named in remarks.
 static std::string describeNest(Operation *op) {
   return "the nest of " + getNodeName(op);
-}
-
-static int64_t getElementBytes(Type element) {
-  if (element.isIndex())
-    return 8;
-  if (element.isIntOrFloat())
-    return (element.getIntOrFloatBitWidth() + 7) / 8;
-  return 0;
 }
 
 /// Whether `op` (or anything nested in it) may write or free `root` (a
@@ -220,9 +191,12 @@ FailureOr<int64_t> IndexEvaluator::evaluate(Value value) {
   };
   if (isa<arith::IndexCastOp, arith::ExtSIOp>(def))
     return operand(0);
-  if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
+  // The results of `map` at the evaluated `mapOperands`.
+  auto evaluateMap =
+      [&](AffineMap map,
+          ValueRange mapOperands) -> FailureOr<SmallVector<int64_t>> {
     SmallVector<Attribute> operands;
-    for (Value mapOperand : apply.getMapOperands()) {
+    for (Value mapOperand : mapOperands) {
       FailureOr<int64_t> evaluated = evaluate(mapOperand);
       if (failed(evaluated))
         return failure();
@@ -230,33 +204,34 @@ FailureOr<int64_t> IndexEvaluator::evaluate(Value value) {
           IntegerAttr::get(IndexType::get(def->getContext()), *evaluated));
     }
     SmallVector<Attribute> results;
-    if (failed(apply.getAffineMap().constantFold(operands, results)) ||
-        results.size() != 1 || !isa<IntegerAttr>(results.front()))
+    if (failed(map.constantFold(operands, results)))
       return failure();
-    return cast<IntegerAttr>(results.front()).getInt();
+    SmallVector<int64_t> values;
+    for (Attribute result : results) {
+      auto integer = dyn_cast<IntegerAttr>(result);
+      if (!integer)
+        return failure();
+      values.push_back(integer.getInt());
+    }
+    return values;
+  };
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
+    FailureOr<SmallVector<int64_t>> results =
+        evaluateMap(apply.getAffineMap(), apply.getMapOperands());
+    if (failed(results) || results->size() != 1)
+      return failure();
+    return results->front();
   }
   if (isa<affine::AffineLoadOp, memref::LoadOp>(def)) {
     SmallVector<int64_t> indices;
     Value memref;
     if (auto load = dyn_cast<affine::AffineLoadOp>(def)) {
       memref = load.getMemRef();
-      SmallVector<Attribute> operands;
-      for (Value mapOperand : load.getMapOperands()) {
-        FailureOr<int64_t> evaluated = evaluate(mapOperand);
-        if (failed(evaluated))
-          return failure();
-        operands.push_back(
-            IntegerAttr::get(IndexType::get(def->getContext()), *evaluated));
-      }
-      SmallVector<Attribute> results;
-      if (failed(load.getAffineMap().constantFold(operands, results)))
+      FailureOr<SmallVector<int64_t>> results =
+          evaluateMap(load.getAffineMap(), load.getMapOperands());
+      if (failed(results))
         return failure();
-      for (Attribute result : results) {
-        auto integer = dyn_cast<IntegerAttr>(result);
-        if (!integer)
-          return failure();
-        indices.push_back(integer.getInt());
-      }
+      indices = std::move(*results);
     } else {
       auto memrefLoad = cast<memref::LoadOp>(def);
       memref = memrefLoad.getMemRef();
@@ -947,7 +922,7 @@ void DataMovementEliminationPass::apply(
 
   auto type = cast<MemRefType>(plan.buffer.getType());
   int64_t bytes =
-      type.getNumElements() * getElementBytes(type.getElementType());
+      type.getNumElements() * *getElementBytes(type.getElementType());
   MLIRContext *ctx = &getContext();
   for (auto [copy, elements] : plan.copies) {
     records.emplace_back(

@@ -547,7 +547,7 @@ LogicalResult NestStager::run() {
     if (failed(stage(buffer, tag)))
       return failure();
   if (localBytes > hardware.getLocalMemoryBytes()) {
-    std::string name = getNodeName(root.getLoc());
+    std::string name = getNodeName(root);
     return root.emitError("op '")
            << name << "' needs " << localBytes
            << " bytes of local memory for its transfers, more than its "

@@ -2,6 +2,8 @@
 
 #include "LocalMemory.h"
 
+#include "dlc/Dialect/DLC/IR/DLCOps.h"
+
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -16,14 +18,7 @@ using namespace mlir;
 using namespace dlc;
 
 std::string dlc::getNodeName(Operation *op) {
-  std::string name;
-  op->getLoc()->walk([&](Location loc) {
-    if (auto named = dyn_cast<NameLoc>(loc)) {
-      name = named.getName().str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
+  std::string name = getNodeName(op->getLoc());
   if (!name.empty())
     return name;
   llvm::raw_string_ostream os(name);
@@ -33,24 +28,6 @@ std::string dlc::getNodeName(Operation *op) {
   else
     op->getLoc().print(os);
   return name;
-}
-
-std::optional<int64_t> dlc::getElementBytes(Type elementType) {
-  if (elementType.isIndex())
-    return 8;
-  if (elementType.isIntOrFloat())
-    return (elementType.getIntOrFloatBitWidth() + 7) / 8;
-  if (auto complex = dyn_cast<ComplexType>(elementType)) {
-    std::optional<int64_t> part = getElementBytes(complex.getElementType());
-    return part ? std::optional<int64_t>(2 * *part) : std::nullopt;
-  }
-  if (auto vector = dyn_cast<VectorType>(elementType)) {
-    std::optional<int64_t> scalar = getElementBytes(vector.getElementType());
-    if (!scalar || vector.isScalable())
-      return std::nullopt;
-    return *scalar * vector.getNumElements();
-  }
-  return std::nullopt;
 }
 
 bool dlc::isLocalMemRef(Type type, int64_t localSpace) {

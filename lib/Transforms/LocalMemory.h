@@ -9,6 +9,8 @@
 #ifndef DLC_LIB_TRANSFORMS_LOCALMEMORY_H
 #define DLC_LIB_TRANSFORMS_LOCALMEMORY_H
 
+#include "dlc/Analysis/AccessAnalysis.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -22,9 +24,6 @@ namespace dlc {
 /// `file:line:col`, else the printed location (the names
 /// `dlc-data-movement-elimination` records in `dlc.eliminated_copies`).
 std::string getNodeName(mlir::Operation *op);
-
-/// Bytes of one element of a buffer, or nullopt for a type without a size.
-std::optional<int64_t> getElementBytes(mlir::Type elementType);
 
 /// True when `type` is a memref in memory space `localSpace`.
 bool isLocalMemRef(mlir::Type type, int64_t localSpace);

@@ -4,6 +4,8 @@
 #include "dlc/Dialect/DLC/IR/DLCOps.h"
 #include "dlc/Transforms/Passes.h"
 
+#include "LocalMemory.h"
+
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/IR/Builders.h"
@@ -19,15 +21,9 @@ using namespace dlc;
 
 namespace {
 
-/// "op 'conv1'" or the location when the nest has no ONNX node name.
+/// "'conv1'": the nest's ONNX node, else its location.
 std::string describeNest(Operation *root) {
-  std::string name = getNodeName(root->getLoc());
-  if (!name.empty())
-    return "'" + name + "'";
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  root->getLoc().print(os);
-  return text;
+  return "'" + getNodeName(root) + "'";
 }
 
 /// The nest's tiling problem: its band (the perfectly nested loops with

@@ -32,6 +32,11 @@ struct isl_map;
 
 namespace dlc {
 
+/// Bytes of one element of type `elementType` (index counts 8: every
+/// lowering dlc uses makes it 64 bits), or nullopt for a type without a
+/// size. The one answer every pass that counts bytes uses.
+std::optional<int64_t> getElementBytes(mlir::Type elementType);
+
 /// Owns the isl context and the printable names of IR values (as the printer
 /// shows them, `%alloc_2` -> `alloc_2`), which name loops and buffers in sets
 /// and maps.
