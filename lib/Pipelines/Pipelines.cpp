@@ -72,6 +72,7 @@ void dlc::buildDLCMemoryPipeline(OpPassManager &pm,
   tiling.loopOrder = options.loopOrder;
   pm.addNestedPass<func::FuncOp>(createTileForLocalMemory(tiling));
   pm.addNestedPass<func::FuncOp>(createGenerateTransfers());
+  pm.addNestedPass<func::FuncOp>(createDoubleBuffer());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createVerifyLocalMemory());

@@ -87,7 +87,7 @@ FailureOr<AffineForOp> applyTiling(const TilingProblem &problem,
     permutation[loop] = position;
   for (unsigned l : tiling.order)
     tiled[l]->setAttr("dlc.tile_loop",
-                      UnitAttr::get(problem.band.front()->getContext()));
+                      UnitAttr::get(tiled.front()->getContext()));
   if (isValidLoopInterchangePermutation(tileLoops, permutation)) {
     permuteLoops(tileLoops, permutation);
   } else {

@@ -498,4 +498,46 @@ def AssignBankLayout : Pass<"dlc-assign-bank-layout", "mlir::func::FuncOp"> {
                            "mlir::memref::MemRefDialect"];
 }
 
+def DoubleBuffer : Pass<"dlc-double-buffer", "mlir::func::FuncOp"> {
+  let summary = "Overlap the transfer of the next tile with the compute of the current one";
+  let description = [{
+    For a machine with `double_buffering` in its `#dlc.hardware`: every
+    local buffer that a nest only reads, filled by one transfer inside a
+    tile loop (`dlc.tile_loop`) of two or more iterations, gets two halves
+    (a leading dimension of 2, indexed by the tile's parity) and a tag per
+    half. The first tile's transfer moves before the loop; each iteration
+    waits for its own tile, starts the next tile's transfer into the other
+    half, then computes. The tiling model already counted both halves
+    against the capacity. Transfers of clipped rows (their length varies
+    from tile to tile) stay single-buffered. The buffer's `dlc.transfers`
+    splits into the prologue's and the loop's figures, marked
+    `double_buffered`.
+
+    Before:
+    ```mlir
+    %a = memref.alloc() : memref<16x4xf32, 1>
+    affine.for %k = 0 to 64 step 4 {             // dlc.tile_loop
+      affine.dma_start %A[%i, %k], %a[0, 0], %tag[0], %c64, %c64, %c4
+      affine.dma_wait %tag[0], %c64
+      ... affine.load %a[%ii, %kk - %k] ...
+    ```
+    After:
+    ```mlir
+    %a = memref.alloc() : memref<2x16x4xf32, 1>
+    %tags = memref.alloc() : memref<2xi32>
+    affine.dma_start %A[%i, 0], %a[0, 0, 0], %tags[0], %c64, %c64, %c4
+    affine.for %k = 0 to 64 step 4 {
+      affine.dma_wait %tags[(%k floordiv 4) mod 2], %c64
+      affine.if (%k) : (64 - 1 - 4 - %k >= 0) {
+        %next = affine.apply (%k + 4)
+        affine.dma_start %A[%i, %next], %a[(%next floordiv 4) mod 2, 0, 0], ...
+      }
+      ... affine.load %a[(%k floordiv 4) mod 2, %ii, %kk - %k] ...
+    ```
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 #endif // DLC_TRANSFORMS_PASSES_TD

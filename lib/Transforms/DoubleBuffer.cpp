@@ -1,0 +1,224 @@
+//===- DoubleBuffer.cpp - overlap the next tile's transfer with compute ---===//
+
+#include "dlc/Dialect/DLC/IR/DLCOps.h"
+#include "dlc/Transforms/Passes.h"
+
+#include "LocalMemory.h"
+
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_DOUBLEBUFFER
+#include "dlc/Transforms/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+using namespace mlir::affine;
+using namespace dlc;
+
+namespace {
+
+constexpr StringLiteral kTransfersAttr = "dlc.transfers";
+
+/// `map` with one more dimension, the placement loop's IV, and the buffer
+/// half `((iv - lb) floordiv step) mod 2` as a new first result.
+AffineMap addHalfIndex(AffineMap map, AffineForOp loop) {
+  MLIRContext *context = map.getContext();
+  unsigned numDims = map.getNumDims();
+  AffineExpr iv = getAffineDimExpr(numDims, context);
+  AffineExpr half =
+      ((iv - loop.getConstantLowerBound()).floorDiv(loop.getStepAsInt()))
+          .operator%(2);
+  SmallVector<AffineExpr> results{half};
+  for (AffineExpr result : map.getResults())
+    results.push_back(result.shiftSymbols(map.getNumSymbols(), 1, numDims));
+  return AffineMap::get(numDims + 1, map.getNumSymbols(), results, context);
+}
+
+/// Operands for a map built by addHalfIndex: the dims, the IV, the symbols.
+SmallVector<Value> addHalfOperand(AffineMap map, ValueRange operands,
+                                  Value iv) {
+  SmallVector<Value> result(operands.take_front(map.getNumDims()));
+  result.push_back(iv);
+  llvm::append_range(result, operands.drop_front(map.getNumDims()));
+  return result;
+}
+
+/// Double-buffers the local buffer `alloc` when it qualifies; returns
+/// whether it did.
+bool doubleBuffer(memref::AllocOp alloc) {
+  auto records = alloc->getAttrOfType<ArrayAttr>(kTransfersAttr);
+  if (!records || records.size() != 1)
+    return false;
+  auto record = dyn_cast<DictionaryAttr>(records[0]);
+  auto direction = record ? record.getAs<StringAttr>("direction") : nullptr;
+  if (!direction || direction.getValue() != "in")
+    return false;
+  Value local = alloc.getResult();
+  SmallVector<AffineDmaStartOp> transfers = getBufferTransfers(local);
+  if (transfers.size() != 1)
+    return false;
+  AffineDmaStartOp dma = transfers.front();
+  // Clipped rows vary in length from tile to tile: their counts would not
+  // split exactly between the prologue and the loop.
+  if (!matchPattern(dma.getNumElements(), m_Constant()))
+    return false;
+  auto placement = dma->getParentOfType<AffineForOp>();
+  while (placement && !placement->hasAttr("dlc.tile_loop"))
+    placement = placement->getParentOfType<AffineForOp>();
+  if (!placement || !placement.hasConstantBounds())
+    return false;
+  int64_t trip = getConstantTripCount(placement).value_or(0);
+  if (trip < 2)
+    return false;
+  // The transfer: its loop nest in the placement's body, or the DMA and its
+  // wait.
+  Operation *group = placement.getBody()->findAncestorOpInBlock(*dma);
+  auto wait = dyn_cast_or_null<AffineDmaWaitOp>(dma->getNextNode());
+  if (!wait || wait.getTagMemRef() != dma.getTagMemRef())
+    return false;
+  SmallVector<Operation *> groupOps{group};
+  if (group == dma.getOperation())
+    groupOps.push_back(wait);
+  for (Operation *user : local.getUsers())
+    if (!isa<AffineLoadOp, AffineDmaStartOp, memref::DeallocOp>(user) ||
+        (!isa<memref::DeallocOp>(user) && !placement->isAncestor(user)))
+      return false;
+
+  // Two halves, and a tag per half so that the two transfers in flight are
+  // waited for separately.
+  OpBuilder b(alloc);
+  auto type = cast<MemRefType>(local.getType());
+  SmallVector<int64_t> shape{2};
+  llvm::append_range(shape, type.getShape());
+  auto doubled = memref::AllocOp::create(
+      b, alloc.getLoc(),
+      MemRefType::get(shape, type.getElementType(), AffineMap(),
+                      type.getMemorySpace()));
+  doubled->setAttrs(alloc->getAttrs());
+  Value tags = memref::AllocOp::create(b, alloc.getLoc(),
+                                       MemRefType::get({2}, b.getI32Type()));
+  Value iv = placement.getInductionVar();
+  AffineMap tagMap =
+      addHalfIndex(AffineMap::get(0, 0, {}, b.getContext()), placement);
+  for (OpOperand &use : llvm::make_early_inc_range(local.getUses())) {
+    Operation *user = use.getOwner();
+    OpBuilder at(user);
+    if (auto load = dyn_cast<AffineLoadOp>(user)) {
+      AffineMap map = addHalfIndex(load.getAffineMap(), placement);
+      Value value = AffineLoadOp::create(
+          at, load.getLoc(), doubled, map,
+          addHalfOperand(load.getAffineMap(), load.getMapOperands(), iv));
+      load.replaceAllUsesWith(value);
+      load.erase();
+    } else if (auto start = dyn_cast<AffineDmaStartOp>(user)) {
+      AffineMap localMap = addHalfIndex(start.getDstMap(), placement);
+      auto newStart = AffineDmaStartOp::create(
+          at, start.getLoc(), start.getSrcMemRef(), start.getSrcMap(),
+          start.getSrcIndices(), doubled, localMap,
+          addHalfOperand(start.getDstMap(), start.getDstIndices(), iv), tags,
+          tagMap, ValueRange{iv}, start.getNumElements(), start.getStride(),
+          start.getNumElementsPerStride());
+      AffineDmaWaitOp::create(at, wait.getLoc(), tags, tagMap, ValueRange{iv},
+                              wait.getNumElements());
+      if (group == start.getOperation()) {
+        groupOps = {newStart, newStart->getNextNode()};
+        group = newStart;
+      }
+      wait.erase();
+      start.erase();
+    } else {
+      OpBuilder after(user);
+      after.setInsertionPointAfter(user);
+      memref::DeallocOp::create(after, user->getLoc(), tags);
+      use.set(doubled);
+    }
+  }
+  alloc.erase();
+
+  // The transfer's constants (sizes, strides) may be defined in the loop
+  // body: the prologue needs them before the loop.
+  for (Operation *op : groupOps)
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (def && def->hasTrait<OpTrait::ConstantLike>() &&
+            placement->isProperAncestor(def) &&
+            !llvm::any_of(groupOps,
+                          [&](Operation *g) { return g->isAncestor(def); }))
+          def->moveBefore(placement);
+      }
+    });
+
+  // Prologue: the first tile's transfer, before the loop.
+  OpBuilder before(placement);
+  IRMapping first;
+  first.map(iv,
+            arith::ConstantIndexOp::create(before, placement.getLoc(),
+                                           placement.getConstantLowerBound()));
+  for (Operation *op : groupOps)
+    before.clone(*op, first)->walk([](AffineDmaWaitOp w) { w.erase(); });
+
+  // In the loop: wait for this tile, start the next one's transfer.
+  OpBuilder inLoop(groupOps.front());
+  for (Operation *op : groupOps)
+    inLoop.clone(*op)->walk([](AffineDmaStartOp s) { s.erase(); });
+  AffineExpr d0 = inLoop.getAffineDimExpr(0);
+  int64_t step = placement.getStepAsInt();
+  auto hasNext = AffineIfOp::create(
+      inLoop, placement.getLoc(),
+      IntegerSet::get(1, 0, {placement.getConstantUpperBound() - 1 - step - d0},
+                      {false}),
+      ValueRange{iv}, /*withElseRegion=*/false);
+  OpBuilder thenBuilder = hasNext.getThenBodyBuilder();
+  IRMapping next;
+  next.map(iv, AffineApplyOp::create(thenBuilder, placement.getLoc(),
+                                     AffineMap::get(1, 0, d0 + step), iv));
+  for (Operation *op : groupOps)
+    thenBuilder.clone(*op, next)->walk([](AffineDmaWaitOp w) { w.erase(); });
+  for (Operation *op : llvm::reverse(groupOps))
+    op->erase();
+
+  // The records: the prologue runs once per run of the loop, the prefetch
+  // the other times.
+  auto getInt = [&](StringRef name) {
+    auto value = record.getAs<IntegerAttr>(name);
+    return value ? value.getInt() : 0;
+  };
+  int64_t count = getInt("count"), elements = getInt("elements");
+  Builder attrs(doubled.getContext());
+  auto withCounts = [&](int64_t newCount, int64_t newElements) {
+    NamedAttrList entries(record);
+    entries.set("count", attrs.getI64IntegerAttr(newCount));
+    entries.set("elements", attrs.getI64IntegerAttr(newElements));
+    entries.set("double_buffered", attrs.getBoolAttr(true));
+    return entries.getDictionary(doubled.getContext());
+  };
+  doubled->setAttr(
+      kTransfersAttr,
+      attrs.getArrayAttr(
+          {withCounts(count / trip, elements / trip),
+           withCounts(count - count / trip, elements - elements / trip)}));
+  return true;
+}
+
+struct DoubleBufferPass : public dlc::impl::DoubleBufferBase<DoubleBufferPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    HardwareAttr hardware = HardwareAttr::lookup(func);
+    if (!hardware || !hardware.hasLocalMemory() ||
+        !hardware.getDoubleBuffering())
+      return;
+    SmallVector<memref::AllocOp> allocs;
+    for (auto alloc : func.getBody().front().getOps<memref::AllocOp>())
+      if (isLocalMemRef(alloc.getType(), hardware.getLocalMemorySpace()))
+        allocs.push_back(alloc);
+    for (memref::AllocOp alloc : allocs)
+      doubleBuffer(alloc);
+  }
+};
+
+} // namespace
