@@ -24,5 +24,5 @@ done
 echo "== resnet50: compile time of the memory passes (--mlir-timing, wall s)"
 "$dlc" compile "$models/resnet50/model.onnx" --target host -o "$out/r50" \
   --hw "local_memory_bytes=$capacity" --mlir-timing 2>&1 >/dev/null |
-  grep -E "Total Execution Time|DataMovementElimination|AssignBankLayout|TileForLocalMemory|GenerateTransfers|VerifyLocalMemory|MemoryReport" |
+  grep -E "Total Execution Time|DataMovementElimination|AssignBankLayout|TileForLocalMemory|GenerateTransfers|DoubleBuffer|VerifyLocalMemory|MemoryReport" |
   sed -E 's/^ +//'
