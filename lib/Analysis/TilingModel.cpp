@@ -38,6 +38,11 @@ struct DimExtent {
   bool whole = false;
   llvm::SmallVector<std::pair<Operation *, int64_t>> coefficients;
   int64_t constantSpread = 0;
+  /// gcd of the accesses' constant offsets from the smallest one (0 when
+  /// they are equal): with the coefficients of the loops that vary, the
+  /// distance between the elements the box must hold (a stride-2
+  /// convolution reads every other column).
+  int64_t constantStep = 0;
 };
 
 /// What the model precomputes per buffer.
@@ -66,7 +71,6 @@ public:
   Tiling evaluate(ArrayRef<int64_t> tileSizes, ArrayRef<unsigned> order) const;
   /// The cheapest order for `tileSizes` allowed by `policy`.
   Tiling evaluateBestOrder(ArrayRef<int64_t> tileSizes, LoopOrder policy) const;
-  std::string describeOrder(ArrayRef<unsigned> order) const;
   const TilingProblem &problem;
 
 private:
@@ -111,6 +115,9 @@ BufferShape Model::describe(const StagedBuffer &buffer) const {
     if (dim.whole || !first)
       continue;
     dim.constantSpread = maxConstant - minConstant;
+    for (const auto &indices : buffer.indices)
+      dim.constantStep =
+          std::gcd(dim.constantStep, indices[d].constant - minConstant);
     for (auto [loop, coefficient] : first->coefficients) {
       bool known = bandIndex.count(loop) || problem.innerTripCounts.count(loop);
       if (!known) {
@@ -151,9 +158,15 @@ Tiling Model::evaluate(ArrayRef<int64_t> tileSizes,
     for (auto [d, dim] : llvm::enumerate(shape.dims)) {
       int64_t extent = buffer.type.getDimSize(d);
       if (!dim.whole) {
-        extent = 1 + dim.constantSpread;
-        for (auto [loop, coefficient] : dim.coefficients)
-          extent += std::abs(coefficient) * (loopExtent(loop, tileSizes) - 1);
+        // The box holds every step-th element of the accessed span.
+        int64_t span = dim.constantSpread, step = dim.constantStep;
+        for (auto [loop, coefficient] : dim.coefficients) {
+          int64_t loopSpan = loopExtent(loop, tileSizes) - 1;
+          span += std::abs(coefficient) * loopSpan;
+          if (loopSpan > 0)
+            step = std::gcd(step, std::abs(coefficient));
+        }
+        extent = 1 + (step ? span / step : 0);
       }
       traffic.box.push_back(extent);
       elements = mulSat(elements, extent);
@@ -260,13 +273,6 @@ Tiling Model::evaluateBestOrder(ArrayRef<int64_t> tileSizes,
   } while (--budget &&
            std::next_permutation(permutation.begin(), permutation.end()));
   return best ? *best : *bestAnyPolicy;
-}
-
-std::string Model::describeOrder(ArrayRef<unsigned> order) const {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  llvm::interleave(order, os, [&](unsigned loop) { os << "L" << loop; }, ",");
-  return text;
 }
 
 llvm::SmallVector<int64_t> getDivisors(int64_t n) {

@@ -18,6 +18,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <numeric>
 
 namespace dlc {
 #define GEN_PASS_DEF_GENERATETRANSFERS
@@ -32,12 +35,15 @@ namespace {
 
 constexpr StringLiteral kTileLoopAttr = "dlc.tile_loop";
 
-/// One dimension of a box: `origin(fixed loop IVs)` and a constant extent;
-/// `whole` when it spans the buffer's dimension.
+/// One dimension of a box: `origin(fixed loop IVs)`, a constant extent and
+/// the distance between its elements in the buffer (`step`, 1 unless the
+/// accesses skip elements, as a stride-2 convolution does); `whole` when it
+/// spans the buffer's dimension.
 struct BoxDim {
   bool whole = true;
   LinearIndex origin; // over the fixed loops
   int64_t extent = 0;
+  int64_t step = 1;
 };
 
 /// A linear form over fixed loops plus an offset range, after the varying
@@ -46,6 +52,9 @@ struct Range {
   bool known = true;
   LinearIndex fixedPart;
   int64_t low = 0, high = 0;
+  /// Every value in [low, high] taken is low plus a multiple of `step` (0:
+  /// only low is taken).
+  int64_t step = 0;
 };
 
 class NestStager {
@@ -132,6 +141,9 @@ Range NestStager::substitute(const LinearIndex &index,
     int64_t lowA = coefficient * inner.low, lowB = coefficient * inner.high;
     range.low += std::min(lowA, lowB) + std::min<int64_t>(0, span);
     range.high += std::max(lowA, lowB) + std::max<int64_t>(0, span);
+    if (span != 0)
+      range.step = std::gcd(range.step, std::abs(coefficient));
+    range.step = std::gcd(range.step, std::abs(coefficient) * inner.step);
   }
   // Drop zero coefficients so that equal forms compare equal.
   LinearIndex cleaned;
@@ -201,6 +213,7 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
   SmallVector<BoxDim> box(rank);
   for (unsigned d = 0; d < rank; ++d) {
     std::optional<Range> united;
+    int64_t firstLow = 0;
     bool whole = false;
     for (auto &indices : buffer.indices) {
       Range range = substitute(indices[d], fixed);
@@ -218,13 +231,20 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
         united->fixedPart.constant = 0;
         united->low = low;
         united->high = high;
+        firstLow = low;
       } else {
         united->low = std::min(united->low, low);
         united->high = std::max(united->high, high);
+        united->step = std::gcd(united->step, range.step);
       }
+      // Accesses at different offsets keep a step only if the offsets are
+      // multiples of it.
+      united->step = std::gcd(united->step, std::abs(low - firstLow));
     }
     int64_t size = type.getDimSize(d);
-    if (whole || !united || united->high - united->low + 1 >= size) {
+    int64_t step = united ? std::max<int64_t>(united->step, 1) : 1;
+    if (whole || !united ||
+        (step == 1 && united->high - united->low + 1 >= size)) {
       // The whole dimension, unless the box is larger (guarded accesses
       // reach outside it) and must keep its origin.
       if (whole || !united ||
@@ -239,7 +259,8 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
     box[d].whole = false;
     box[d].origin = united->fixedPart;
     box[d].origin.constant = united->low;
-    box[d].extent = united->high - united->low + 1;
+    box[d].extent = (united->high - united->low) / step + 1;
+    box[d].step = box[d].extent > 1 ? step : 1;
   }
 
   // Whether the box can reach outside the buffer (guarded accesses, such
@@ -250,7 +271,8 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
       continue;
     auto bounds = getFormBounds(box[d].origin);
     if (!bounds || bounds->first < 0 ||
-        bounds->second + box[d].extent > type.getDimSize(d))
+        bounds->second + (box[d].extent - 1) * box[d].step >=
+            type.getDimSize(d))
       clip = true;
   }
 
@@ -309,27 +331,28 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
     };
     int64_t rows = 1, totalElements = 0, executions = 0, block = 0;
     if (!clip) {
-      // The trailing whole dimensions and one more are contiguous; one more
-      // dimension is a stride; the rest are loops.
+      // The block is contiguous in both buffers: the trailing whole
+      // dimensions and, unless it skips elements, the next one. One more
+      // dimension is the stride between blocks; the rest are loops.
       int j = rank - 1;
       while (j >= 0 && box[j].whole)
         --j;
+      int blockStart = j >= 0 && box[j].step > 1 ? j + 1 : std::max(j, 0);
       block = 1;
-      for (int d = std::max(j, 0); d < int(rank); ++d)
+      for (int d = blockStart; d < int(rank); ++d)
         block *= extents[d];
-      if (j < 0)
-        block = std::max<int64_t>(elements, 1);
+      int strided = blockStart - 1;
       int64_t count = block, stride = 0;
-      if (j >= 1) {
-        count = extents[j - 1] * block;
-        stride = 1;
-        for (int d = j; d < int(rank); ++d)
+      if (strided >= 0) {
+        count = extents[strided] * block;
+        stride = box[strided].step;
+        for (int d = strided + 1; d < int(rank); ++d)
           stride *= type.getDimSize(d);
         if (stride == block)
           stride = 0;
       }
       // Loops over the dimensions before the strided one.
-      int loopDims = std::max(j - 1, 0);
+      int loopDims = std::max(strided, 0);
       OpBuilder at = builder;
       SmallVector<Value> loopIVs;
       for (int d = 0; d < loopDims; ++d) {
@@ -345,7 +368,7 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
         AffineExpr g = origins[d];
         AffineExpr l = getAffineConstantExpr(0, context);
         if (int(d) < loopDims) {
-          g = g + getAffineDimExpr(numFixed + d, context);
+          g = g + getAffineDimExpr(numFixed + d, context) * box[d].step;
           l = getAffineDimExpr(numFixed + d, context);
         }
         globalExprs.push_back(g);
@@ -369,49 +392,66 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
       OpBuilder at = builder;
       SmallVector<Value> loopIVs;
       SmallVector<Value> operands(fixedIVs);
-      for (unsigned d = 0; d + 1 < rank; ++d) {
+      // Per dimension, the box's indices origin + step * k that lie in the
+      // buffer: from the first at or after 0 up to the end or the buffer's.
+      auto clippedBounds = [&](unsigned d) {
         AffineExpr origin = origins[d];
-        AffineExpr size = getAffineConstantExpr(type.getDimSize(d), context);
+        int64_t step = box[d].step;
         AffineMap lb = AffineMap::get(
-            numFixed, 0, {origin, getAffineConstantExpr(0, context)}, context);
-        AffineMap ub = AffineMap::get(numFixed, 0,
-                                      {origin + box[d].extent, size}, context);
-        auto loop = AffineForOp::create(at, loc, fixedIVs, lb, fixedIVs, ub);
+            numFixed, 0, {origin, origin + (-origin).ceilDiv(step) * step},
+            context);
+        AffineMap ub = AffineMap::get(
+            numFixed, 0,
+            {origin + (box[d].extent - 1) * step + 1,
+             getAffineConstantExpr(type.getDimSize(d), context)},
+            context);
+        return std::make_pair(lb, ub);
+      };
+      for (unsigned d = 0; d + 1 < rank; ++d) {
+        auto [lb, ub] = clippedBounds(d);
+        auto loop = AffineForOp::create(at, loc, fixedIVs, lb, fixedIVs, ub,
+                                        box[d].step);
         at.setInsertionPointToStart(loop.getBody());
         loopIVs.push_back(loop.getInductionVar());
       }
       operands.append(loopIVs);
       unsigned numDims = numFixed + loopIVs.size();
-      // The row starts at the clipped origin: a loop stepping by the box's
-      // extent runs once there and makes the start an affine dimension.
-      AffineExpr lastOrigin = origins[rank - 1];
-      int64_t lastExtent = box[rank - 1].extent;
-      AffineExpr lastEnd = lastOrigin + lastExtent;
-      AffineExpr lastSize =
-          getAffineConstantExpr(type.getDimSize(rank - 1), context);
-      auto rowStart = AffineForOp::create(
-          at, loc, fixedIVs,
-          AffineMap::get(numFixed, 0,
-                         {lastOrigin, getAffineConstantExpr(0, context)},
-                         context),
-          fixedIVs, AffineMap::get(numFixed, 0, {lastEnd, lastSize}, context),
-          lastExtent);
+      // The row starts at its first index in the buffer: a loop stepping
+      // past the box runs once there and makes the start an affine
+      // dimension.
+      int64_t lastStep = box[rank - 1].step;
+      auto [lastLb, lastUb] = clippedBounds(rank - 1);
+      auto rowStart =
+          AffineForOp::create(at, loc, fixedIVs, lastLb, fixedIVs, lastUb,
+                              box[rank - 1].extent * lastStep);
       at.setInsertionPointToStart(rowStart.getBody());
       Value start = rowStart.getInductionVar();
-      Value end = AffineMinOp::create(
-          at, loc, AffineMap::get(numFixed, 0, {lastEnd, lastSize}, context),
-          fixedIVs);
-      Value count = arith::SubIOp::create(at, loc, end, start);
+      // Elements from the start to the clipped end, every step-th.
+      SmallVector<Value> countOperands(fixedIVs);
+      countOperands.push_back(start);
+      AffineExpr startExpr = getAffineDimExpr(numFixed, context);
+      SmallVector<AffineExpr> counts;
+      for (AffineExpr end : lastUb.getResults())
+        counts.push_back((end - startExpr).ceilDiv(lastStep));
+      Value count = AffineMinOp::create(
+          at, loc, AffineMap::get(numFixed + 1, 0, counts, context),
+          countOperands);
       operands.push_back(start);
       SmallVector<AffineExpr> globalExprs, localExprs;
       for (unsigned d = 0; d < rank; ++d) {
         AffineExpr g = getAffineDimExpr(numFixed + d, context);
         globalExprs.push_back(g);
-        localExprs.push_back(g - origins[d]);
+        localExprs.push_back((g - origins[d]).floorDiv(box[d].step));
+      }
+      Value stride, perStride;
+      if (lastStep > 1) {
+        stride = arith::ConstantIndexOp::create(at, loc, lastStep);
+        perStride = arith::ConstantIndexOp::create(at, loc, 1);
       }
       emitDma(at, AffineMap::get(numDims + 1, 0, globalExprs, context),
-              AffineMap::get(numDims + 1, 0, localExprs, context), operands,
-              count, Value(), Value());
+              simplifyAffineMap(
+                  AffineMap::get(numDims + 1, 0, localExprs, context)),
+              operands, count, stride, perStride);
       // Exact counts: enumerate the placements.
       SmallVector<int64_t> iv(numFixed);
       SmallVector<std::pair<int64_t, int64_t>> ranges;
@@ -429,10 +469,13 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
                   c * iv[llvm::find(fixedLoops, loop) - fixedLoops.begin()];
             if (box[d].whole)
               origin = 0;
-            int64_t lo = std::max<int64_t>(origin, 0);
-            int64_t hi =
-                std::min<int64_t>(origin + box[d].extent, type.getDimSize(d));
-            int64_t extent = std::max<int64_t>(hi - lo, 0);
+            int64_t step = box[d].step;
+            int64_t lo = std::max<int64_t>(
+                origin, origin + llvm::divideCeilSigned(-origin, step) * step);
+            int64_t hi = std::min<int64_t>(
+                origin + (box[d].extent - 1) * step + 1, type.getDimSize(d));
+            int64_t extent =
+                hi > lo ? llvm::divideCeilSigned(hi - lo, step) : 0;
             volume *= extent;
             if (d + 1 < rank)
               rowCount *= extent;
@@ -449,7 +492,7 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
         }
       };
       enumerate(0);
-      block = extents[rank - 1];
+      block = lastStep > 1 ? 1 : extents[rank - 1];
     }
     Builder attrs(context);
     transfers[emitted] = (attrs.getDictionaryAttr(
@@ -501,13 +544,18 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
         AffineExpr origin =
             box[d].whole ? getAffineConstantExpr(0, context)
                          : toExpr(box[d].origin, fixedLoops, numDims, context);
-        results.push_back(shifted - origin);
+        // Every index the box holds is origin + step * k; k is local.
+        results.push_back((shifted - origin).floorDiv(box[d].step));
       }
-      AffineMap newMap = AffineMap::get(numDims + numFixed, map.getNumSymbols(),
-                                        results, context);
+      AffineMap newMap = AffineMap::get(numDims + numFixed,
+                                        map.getNumSymbols(), results, context);
       SmallVector<Value> operands(mapOperands.take_front(numDims));
       operands.append(fixedIVs);
       operands.append(mapOperands.begin() + numDims, mapOperands.end());
+      // A fixed loop the access already uses appears twice: merge them so
+      // that the origin cancels (and the step divides) in the map.
+      canonicalizeMapAndOperands(&newMap, &operands);
+      newMap = simplifyAffineMap(newMap);
       return std::make_pair(newMap, operands);
     };
     if (auto load = dyn_cast<AffineLoadOp>(access)) {

@@ -83,9 +83,8 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
 // CHECK-LABEL: func.func @clipped
 // CHECK: affine.for %[[T:.*]] = 0 to 8 step 4 {
 // CHECK: affine.for %[[ROW:.*]] = max #{{.*}}(%[[T]]) to min #{{.*}}(%[[T]]) step 6 {
-// CHECK: %[[END:.*]] = affine.min #{{.*}}(%[[T]])
-// CHECK: %[[N:.*]] = arith.subi %[[END]], %[[ROW]] : index
-// CHECK: affine.dma_start %{{.*}}[%[[ROW]]], %{{.*}}[%[[ROW]] - (%[[T]] - 1)], %{{.*}}[0], %[[N]]
+// CHECK: %[[N:.*]] = affine.min #{{.*}}(%[[T]], %[[ROW]])
+// CHECK: affine.dma_start %{{.*}}[%[[ROW]]], %{{.*}}[-%[[T]] + %[[ROW]] + 1], %{{.*}}[0], %[[N]]
 #set = affine_set<(d0, d1) : (d0 + d1 - 1 >= 0, 8 - d0 - d1 >= 0)>
 module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
   func.func @clipped(%x: memref<8xf32>, %y: memref<8xf32>) {
@@ -122,6 +121,78 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
       %v = memref.load %x[%j] : memref<8xf32>
       affine.store %v, %y[%i] : memref<8xf32>
     }
+    return
+  }
+}
+
+// -----
+
+// A stride-2 subsample (what a 1x1 stride-2 convolution reads): the box
+// holds only the elements the accesses touch, every other row and column.
+// The columns move as one DMA with an element stride of 2 and one element
+// per block, the rows as a loop stepping two rows of the input; local
+// indices are the global ones over the step.
+// CHECK-LABEL: func.func @stride_two
+// CHECK-SAME: (%[[IN:.*]]: memref<32x32xf32>, %[[OUT:.*]]: memref<16x16xf32>)
+// CHECK: %[[LIN:.*]] = memref.alloc() {dlc.transfers = [{block = 1 : i64, count = 16 : i64, direction = "in", element_bytes = 4 : i64, elements = 256 : i64, memref = memref<32x32xf32>}]} : memref<4x16xf32, 1>
+// CHECK: affine.for %[[I0:.*]] = 0 to 16 step 4 {
+// CHECK-NEXT: affine.for %[[ROW:.*]] = 0 to 4 {
+// CHECK-NEXT: %[[COUNT:.*]] = arith.constant 16 : index
+// CHECK-NEXT: %[[STRIDE:.*]] = arith.constant 2 : index
+// CHECK-NEXT: %[[PER:.*]] = arith.constant 1 : index
+// CHECK-NEXT: affine.dma_start %[[IN]][%[[I0]] * 2 + %[[ROW]] * 2, 0], %[[LIN]][%[[ROW]], 0], %{{.*}}[0], %[[COUNT]], %[[STRIDE]], %[[PER]]
+// CHECK: affine.load %[[LIN]][%{{.*}} - %[[I0]], %{{.*}}] : memref<4x16xf32, 1>
+#lb = affine_map<(d0) -> (d0)>
+#ub4 = affine_map<(d0) -> (d0 + 4)>
+module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
+  func.func @stride_two(%in: memref<32x32xf32>, %out: memref<16x16xf32>) {
+    affine.for %i0 = 0 to 16 step 4 {
+      affine.for %i = #lb(%i0) to #ub4(%i0) {
+        affine.for %j = 0 to 16 {
+          %x = affine.load %in[%i * 2, %j * 2] : memref<32x32xf32>
+          affine.store %x, %out[%i, %j] : memref<16x16xf32>
+        }
+      }
+    } {dlc.tile_loop}
+    return
+  }
+}
+
+// -----
+
+// A guarded stride-2 read with the kernel loop fixed (a padded stride-2
+// convolution tiled one kernel column at a time): the box holds every other
+// element; the row starts at the first index inside the buffer that the
+// stride reaches and moves with an element stride of 2.
+// CHECK-LABEL: func.func @clipped_stride_two
+// CHECK: %[[LX:.*]] = memref.alloc() {dlc.transfers = [{block = 1 : i64, count = 6 : i64, direction = "in", element_bytes = 4 : i64, elements = 23 : i64, memref = memref<16xf32>}]} : memref<4xf32, 1>
+// CHECK: affine.for %[[K:.*]] = 0 to 3 {
+// CHECK: affine.for %[[T:.*]] = 0 to 8 step 4 {
+// CHECK: affine.for %[[ROW:.*]] = max #{{.*}}(%[[K]], %[[T]]) to min #{{.*}}(%[[K]], %[[T]]) step 8 {
+// CHECK: %[[N:.*]] = affine.min #{{.*}}(%[[K]], %[[T]], %[[ROW]])
+// CHECK: %[[STRIDE:.*]] = arith.constant 2 : index
+// CHECK: %[[PER:.*]] = arith.constant 1 : index
+// CHECK: affine.dma_start %{{.*}}[%[[ROW]]], %[[LX]][(-%[[K]] - %[[T]] * 2 + %[[ROW]] + 1) floordiv 2], %{{.*}}[0], %[[N]], %[[STRIDE]], %[[PER]]
+// CHECK: affine.load %[[LX]][%{{.*}} - %[[T]]]
+#set = affine_set<(d0, d1) : (d0 * 2 + d1 - 1 >= 0, 16 - d0 * 2 - d1 >= 0)>
+module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
+  func.func @clipped_stride_two(%x: memref<16xf32>, %y: memref<8xf32>) {
+    %zero = arith.constant 0.0 : f32
+    affine.for %k = 0 to 3 {
+      affine.for %t = 0 to 8 step 4 {
+        affine.for %i = affine_map<(d0) -> (d0)>(%t) to affine_map<(d0) -> (d0 + 4)>(%t) {
+          %v = affine.if #set(%i, %k) -> f32 {
+            %l = affine.load %x[%i * 2 + %k - 1] : memref<16xf32>
+            affine.yield %l : f32
+          } else {
+            affine.yield %zero : f32
+          }
+          %a = affine.load %y[%i] : memref<8xf32>
+          %s = arith.addf %a, %v : f32
+          affine.store %s, %y[%i] : memref<8xf32>
+        }
+      } {dlc.tile_loop}
+    } {dlc.tile_loop}
     return
   }
 }
