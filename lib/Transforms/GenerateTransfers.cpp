@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dlc/Analysis/LinearAccess.h"
+#include "dlc/Analysis/TilingModel.h"
 #include "dlc/Dialect/DLC/IR/DLCOps.h"
 #include "dlc/Transforms/Passes.h"
 
@@ -263,6 +264,21 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
     box[d].step = box[d].extent > 1 ? step : 1;
   }
 
+  // The model's choice between stepping and moving densely, made the same
+  // way here.
+  TransferBox shape;
+  for (unsigned d = 0; d < rank; ++d) {
+    shape.extents.push_back(box[d].extent);
+    shape.steps.push_back(box[d].step);
+    shape.sizes.push_back(type.getDimSize(d));
+  }
+  shape.densifyIfCheaper(buffer.getElementBytes(),
+                         hardware.getDmaBlockOverheadBytes());
+  for (unsigned d = 0; d < rank; ++d) {
+    box[d].extent = shape.extents[d];
+    box[d].step = shape.steps[d];
+  }
+
   // Whether the box can reach outside the buffer (guarded accesses, such
   // as a convolution reading its input through the padding).
   bool clip = false;
@@ -334,13 +350,9 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
       // The block is contiguous in both buffers: the trailing whole
       // dimensions and, unless it skips elements, the next one. One more
       // dimension is the stride between blocks; the rest are loops.
-      int j = rank - 1;
-      while (j >= 0 && box[j].whole)
-        --j;
+      int j = shape.getBlockDim();
       int blockStart = j >= 0 && box[j].step > 1 ? j + 1 : std::max(j, 0);
-      block = 1;
-      for (int d = blockStart; d < int(rank); ++d)
-        block *= extents[d];
+      block = shape.getBlockElements();
       int strided = blockStart - 1;
       int64_t count = block, stride = 0;
       if (strided >= 0) {

@@ -460,7 +460,8 @@ struct MemoryReportPass : public dlc::impl::MemoryReportBase<MemoryReportPass> {
           {"local_memory_bytes", hardware.getLocalMemoryBytes()},
           {"local_memory_space", hardware.getLocalMemorySpace()},
           {"banks", hardware.getBanks()},
-          {"double_buffering", hardware.getDoubleBuffering()}};
+          {"double_buffering", hardware.getDoubleBuffering()},
+          {"dma_block_overhead_bytes", hardware.getDmaBlockOverheadBytes()}};
     llvm::json::Value report =
         llvm::json::Object{{"hardware", std::move(hardwareJSON)},
                            {"nodes", std::move(nodes)},

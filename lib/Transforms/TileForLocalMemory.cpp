@@ -50,6 +50,7 @@ TilingProblem buildProblem(AffineForOp root, HardwareAttr hardware) {
                      unstaged);
   problem.capacityBytes = hardware.getLocalMemoryBytes();
   problem.doubleBuffering = hardware.getDoubleBuffering();
+  problem.dmaBlockOverheadBytes = hardware.getDmaBlockOverheadBytes();
   return problem;
 }
 
@@ -63,6 +64,7 @@ DictionaryAttr describeTiling(MLIRContext *context, const Tiling &tiling) {
       b.getNamedAttr("footprint_bytes",
                      b.getI64IntegerAttr(tiling.footprintBytes)),
       b.getNamedAttr("traffic_bytes", b.getI64IntegerAttr(tiling.trafficBytes)),
+      b.getNamedAttr("dma_blocks", b.getI64IntegerAttr(tiling.dmaBlocks)),
   });
 }
 

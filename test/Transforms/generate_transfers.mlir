@@ -196,3 +196,29 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
     return
   }
 }
+
+// -----
+
+// The stride-2 subsample on a machine whose DMA blocks cost 64 bytes each:
+// a 16-element row with a stride costs 16 blocks, the 31 elements around it
+// one, so the columns move densely; the rows still step.
+// CHECK-LABEL: func.func @stride_two_block_overhead
+// CHECK: %[[LIN:.*]] = memref.alloc() {dlc.transfers = [{block = 31 : i64, count = 4 : i64, direction = "in", element_bytes = 4 : i64, elements = 496 : i64, memref = memref<32x32xf32>}]} : memref<4x31xf32, 1>
+// CHECK: affine.for %[[I0:.*]] = 0 to 16 step 4 {
+// CHECK: affine.dma_start %{{.*}}[%[[I0]] * 2, 0], %[[LIN]][0, 0], %{{.*}}[0], %{{.*}}, %{{.*}}, %{{.*}} :
+// CHECK: affine.load %[[LIN]][%{{.*}} - %[[I0]], %{{.*}} * 2] : memref<4x31xf32, 1>
+#lb = affine_map<(d0) -> (d0)>
+#ub4 = affine_map<(d0) -> (d0 + 4)>
+module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096, dma_block_overhead_bytes = 64>} {
+  func.func @stride_two_block_overhead(%in: memref<32x32xf32>, %out: memref<16x16xf32>) {
+    affine.for %i0 = 0 to 16 step 4 {
+      affine.for %i = #lb(%i0) to #ub4(%i0) {
+        affine.for %j = 0 to 16 {
+          %x = affine.load %in[%i * 2, %j * 2] : memref<32x32xf32>
+          affine.store %x, %out[%i, %j] : memref<16x16xf32>
+        }
+      }
+    } {dlc.tile_loop}
+    return
+  }
+}

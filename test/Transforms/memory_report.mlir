@@ -11,6 +11,7 @@
 // executions (isl) itself.
 // CHECK-LABEL: "hardware": {
 // CHECK-NEXT:    "banks": 1,
+// CHECK-NEXT:    "dma_block_overhead_bytes": 0,
 // CHECK-NEXT:    "double_buffering": false,
 // CHECK-NEXT:    "local_memory_bytes": 16384,
 // CHECK-NEXT:    "local_memory_space": 1

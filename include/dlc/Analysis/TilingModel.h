@@ -9,9 +9,12 @@
 //   box(tile) x product of the trip counts of the tile loops outside it
 //
 // elements, once in if the nest reads it and once out if it writes it (a
-// written box that is not densely written is read in first). The model
-// picks the tiling that minimises the bytes moved while the boxes, two of
-// each streamed read-only one when double buffering, fit the capacity.
+// written box that is not densely written is read in first). A box holds
+// only the elements its accesses touch: a dimension they step through (a
+// strided convolution's rows) keeps every step-th element. The model picks
+// the tiling that minimises the bytes moved, plus a per-block overhead on
+// machines whose DMA is slow on small blocks, while the boxes, two of each
+// streamed read-only one when double buffering, fit the capacity.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_ANALYSIS_TILINGMODEL_H
@@ -44,6 +47,26 @@ inline llvm::cl::ValuesClass getLoopOrderValues() {
                  "map tiles outermost: kernels are reloaded"));
 }
 
+/// The box of a buffer one DMA placement moves: per dimension its extent,
+/// the distance between its elements in the buffer (`steps`, more than 1
+/// where the accesses skip elements), and the buffer's size. The model and
+/// the transfer generator both describe boxes this way, so they count the
+/// same blocks and make the same choices.
+struct TransferBox {
+  llvm::SmallVector<int64_t> extents, steps, sizes;
+
+  int64_t getElements() const;
+  /// The dimension that ends the contiguous block: the innermost one that
+  /// does not span its buffer dimension, or -1 when the box is the buffer.
+  int getBlockDim() const;
+  /// Elements per contiguous block: the trailing dimensions that span their
+  /// buffer dimension and, unless it steps, the block dimension.
+  int64_t getBlockElements() const;
+  /// Moves the block dimension densely (the elements it steps over too)
+  /// when that costs less, counting each block as `overheadBytes` more.
+  void densifyIfCheaper(int64_t elementBytes, int64_t overheadBytes);
+};
+
 struct TilingProblem {
   /// The band: perfectly nested loops with constant bounds, outermost first.
   llvm::SmallVector<mlir::affine::AffineForOp> band;
@@ -53,12 +76,16 @@ struct TilingProblem {
   llvm::SmallVector<StagedBuffer, 4> buffers;
   int64_t capacityBytes = 0;
   bool doubleBuffering = false;
+  /// See `dma_block_overhead_bytes` of #dlc.hardware.
+  int64_t dmaBlockOverheadBytes = 0;
 };
 
 /// How one buffer is moved under a tiling.
 struct BufferTraffic {
   /// Extent of the transferred box per dimension.
   llvm::SmallVector<int64_t> box;
+  /// Distance between the box's elements in the buffer, per dimension.
+  llvm::SmallVector<int64_t> steps;
   int64_t boxBytes = 0;
   /// Local bytes reserved (twice the box when double-buffered).
   int64_t localBytes = 0;
@@ -66,6 +93,8 @@ struct BufferTraffic {
   int64_t transfers = 0;
   int64_t bytesIn = 0;
   int64_t bytesOut = 0;
+  /// Contiguous blocks moved, in and out.
+  int64_t blocks = 0;
   bool doubleBuffered = false;
 };
 
@@ -81,6 +110,9 @@ struct Tiling {
   llvm::SmallVector<BufferTraffic> buffers;
   int64_t footprintBytes = 0;
   int64_t trafficBytes = 0;
+  int64_t dmaBlocks = 0;
+  /// What the model minimises: traffic plus blocks times the overhead.
+  int64_t costBytes = 0;
 };
 
 /// The cheapest tiling of `problem` under `policy`, or failure with

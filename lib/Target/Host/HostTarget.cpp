@@ -292,7 +292,8 @@ public:
   HardwareAttr getDefaultHardware(MLIRContext *context) const override {
     return HardwareAttr::get(context, /*localMemoryBytes=*/0,
                              /*localMemorySpace=*/1, /*banks=*/1,
-                             /*doubleBuffering=*/true);
+                             /*doubleBuffering=*/true,
+                             /*dmaBlockOverheadBytes=*/0);
   }
 
   void buildPipeline(OpPassManager &pm,

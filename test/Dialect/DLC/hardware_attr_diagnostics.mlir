@@ -15,3 +15,9 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 64, local_m
 // expected-error @below {{local_memory_bytes must not be negative, got -1}}
 module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = -1>} {
 }
+
+// -----
+
+// expected-error @below {{dma_block_overhead_bytes must not be negative, got -8}}
+module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 64, dma_block_overhead_bytes = -8>} {
+}

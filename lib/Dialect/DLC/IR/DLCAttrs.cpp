@@ -12,7 +12,8 @@ using namespace dlc;
 LogicalResult HardwareAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t localMemoryBytes,
                                    int64_t localMemorySpace, int64_t banks,
-                                   bool doubleBuffering) {
+                                   bool doubleBuffering,
+                                   int64_t dmaBlockOverheadBytes) {
   if (localMemoryBytes < 0)
     return emitError() << "local_memory_bytes must not be negative, got "
                        << localMemoryBytes;
@@ -25,6 +26,9 @@ LogicalResult HardwareAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (localMemorySpace < 1)
     return emitError() << "local_memory_space must be at least 1, got "
                        << localMemorySpace;
+  if (dmaBlockOverheadBytes < 0)
+    return emitError() << "dma_block_overhead_bytes must not be negative, got "
+                       << dmaBlockOverheadBytes;
   return success();
 }
 
@@ -44,6 +48,7 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
   int64_t localMemorySpace = base.getLocalMemorySpace();
   int64_t banks = base.getBanks();
   bool doubleBuffering = base.getDoubleBuffering();
+  int64_t dmaBlockOverheadBytes = base.getDmaBlockOverheadBytes();
 
   SmallVector<StringRef> entries;
   overrides.split(entries, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
@@ -67,12 +72,15 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
                          .Case("local_memory_bytes", &localMemoryBytes)
                          .Case("local_memory_space", &localMemorySpace)
                          .Case("banks", &banks)
+                         .Case("dma_block_overhead_bytes",
+                               &dmaBlockOverheadBytes)
                          .Default(nullptr);
     if (!field)
       return emitError() << "hardware override '" << entry
                          << "': unknown parameter '" << name
                          << "' (known: local_memory_bytes, "
-                            "local_memory_space, banks, double_buffering)";
+                            "local_memory_space, banks, double_buffering, "
+                            "dma_block_overhead_bytes)";
     // Sizes may be written with a K or M suffix (KiB, MiB).
     int64_t scale = 1;
     if (value.consume_back_insensitive("k"))
@@ -87,8 +95,9 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
     *field = number * scale;
   }
   if (failed(verify(emitError, localMemoryBytes, localMemorySpace, banks,
-                    doubleBuffering)))
+                    doubleBuffering, dmaBlockOverheadBytes)))
     return failure();
   return HardwareAttr::get(base.getContext(), localMemoryBytes,
-                           localMemorySpace, banks, doubleBuffering);
+                           localMemorySpace, banks, doubleBuffering,
+                           dmaBlockOverheadBytes);
 }
