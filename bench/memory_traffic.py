@@ -14,6 +14,9 @@ global memory). For every conv and fully connected layer it prints
   /HK         traffic over the Hong-Kung I/O lower bound for a fast memory
               of C bytes: 2 x MACs / sqrt(C / 4) elements of 4 bytes
   /bound      traffic over max(compulsory, Hong-Kung): the goal is <= 2
+  B/block     traffic over the contiguous DMA blocks the tiling model
+              counted (`dma_blocks` of the node's nests): what a DMA engine
+              that is slow on small blocks cares about
 """
 import json
 import math
@@ -36,12 +39,15 @@ def main(directory, capacity):
         compulsory = op["bytes_read"] + op["bytes_written"]
         hong_kung = 2 * op["macs"] / math.sqrt(elements) * 4
         bound = max(compulsory, hong_kung)
+        blocks = sum(t["dma_blocks"] for t in node["tiling"])
         rows.append((op["name"], op["op"][4:], node["footprint_bytes"], traffic,
-                     traffic / compulsory, traffic / hong_kung, traffic / bound))
-    print("%-36s %-6s %9s %12s %8s %8s %8s" % (
-        "layer", "op", "footprint", "traffic", "/compul.", "/HK", "/bound"))
+                     traffic / compulsory, traffic / hong_kung, traffic / bound,
+                     traffic / max(blocks, 1)))
+    print("%-36s %-6s %9s %12s %8s %8s %8s %8s" % (
+        "layer", "op", "footprint", "traffic", "/compul.", "/HK", "/bound",
+        "B/block"))
     for row in rows:
-        print("%-36s %-6s %9d %12d %8.2f %8.2f %8.2f" % row)
+        print("%-36s %-6s %9d %12d %8.2f %8.2f %8.2f %8.0f" % row)
     worst = max(rows, key=lambda r: r[6])
     over = [r[0] for r in rows if r[6] > 2]
     print("capacity %d bytes: %d layers, every footprint <= capacity: %s, "

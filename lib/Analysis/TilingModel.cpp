@@ -178,7 +178,8 @@ Tiling Model::evaluate(ArrayRef<int64_t> tileSizes,
     box.densifyIfCheaper(buffer.getElementBytes(),
                          problem.dmaBlockOverheadBytes);
     int64_t elements = box.getElements();
-    int64_t blocksPerBox = elements / std::max<int64_t>(box.getBlockElements(), 1);
+    int64_t blocksPerBox =
+        elements / std::max<int64_t>(box.getBlockElements(), 1);
     traffic.box = box.extents;
     traffic.steps = box.steps;
     traffic.boxBytes = mulSat(elements, buffer.getElementBytes());

@@ -412,11 +412,11 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
         AffineMap lb = AffineMap::get(
             numFixed, 0, {origin, origin + (-origin).ceilDiv(step) * step},
             context);
-        AffineMap ub = AffineMap::get(
-            numFixed, 0,
-            {origin + (box[d].extent - 1) * step + 1,
-             getAffineConstantExpr(type.getDimSize(d), context)},
-            context);
+        AffineMap ub =
+            AffineMap::get(numFixed, 0,
+                           {origin + (box[d].extent - 1) * step + 1,
+                            getAffineConstantExpr(type.getDimSize(d), context)},
+                           context);
         return std::make_pair(lb, ub);
       };
       for (unsigned d = 0; d + 1 < rank; ++d) {
@@ -559,8 +559,8 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
         // Every index the box holds is origin + step * k; k is local.
         results.push_back((shifted - origin).floorDiv(box[d].step));
       }
-      AffineMap newMap = AffineMap::get(numDims + numFixed,
-                                        map.getNumSymbols(), results, context);
+      AffineMap newMap = AffineMap::get(numDims + numFixed, map.getNumSymbols(),
+                                        results, context);
       SmallVector<Value> operands(mapOperands.take_front(numDims));
       operands.append(fixedIVs);
       operands.append(mapOperands.begin() + numDims, mapOperands.end());

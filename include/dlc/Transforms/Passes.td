@@ -209,7 +209,10 @@ def TileForLocalMemory : Pass<"dlc-tile-for-local-memory", "mlir::func::FuncOp">
     touches is transferred at the innermost tile loop its box depends on,
     the boxes (two per streamed read-only buffer with double buffering)
     must fit the module's `#dlc.hardware` `local_memory_bytes`, and the
-    bytes moved between global and local memory are minimised.
+    bytes moved between global and local memory, plus
+    `dma_block_overhead_bytes` per contiguous block, are minimised. A box
+    keeps only every step-th element of a dimension its accesses step
+    through (a strided convolution's rows and columns).
     `loop-order` restricts the order for nests that read two buffers (maps
     and kernels): `mloop` keeps a kernel tile resident and streams the maps,
     `kloop` the reverse, `auto` lets the model choose. The nest's outermost
@@ -259,7 +262,12 @@ def GenerateTransfers : Pass<"dlc-generate-transfers", "mlir::func::FuncOp"> {
     in first). Transfers show their block size and stride: the contiguous
     trailing dimensions form a block, the next dimension a stride, the
     others loops of DMAs; boxes that can reach outside the buffer (guarded
-    reads through a padding) are transferred row by row, clipped. The
+    reads through a padding) are transferred row by row, clipped. A
+    dimension the accesses step through keeps every step-th element: its
+    DMA loop steps through the buffer, or, innermost, the DMA has an
+    element stride (moved densely instead when the hardware's
+    `dma_block_overhead_bytes` makes that cheaper, as the model decided);
+    local indices are the global ones minus the origin, over the step. The
     local buffer's `memref.alloc` lists its transfers in `dlc.transfers`,
     one dictionary per `affine.dma_start` on it in program order (`memref`,
     `direction`, `count`: how often it runs, `elements`: what it moves in

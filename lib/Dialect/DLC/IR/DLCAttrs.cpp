@@ -68,13 +68,13 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
       doubleBuffering = *flag;
       continue;
     }
-    int64_t *field = llvm::StringSwitch<int64_t *>(name)
-                         .Case("local_memory_bytes", &localMemoryBytes)
-                         .Case("local_memory_space", &localMemorySpace)
-                         .Case("banks", &banks)
-                         .Case("dma_block_overhead_bytes",
-                               &dmaBlockOverheadBytes)
-                         .Default(nullptr);
+    int64_t *field =
+        llvm::StringSwitch<int64_t *>(name)
+            .Case("local_memory_bytes", &localMemoryBytes)
+            .Case("local_memory_space", &localMemorySpace)
+            .Case("banks", &banks)
+            .Case("dma_block_overhead_bytes", &dmaBlockOverheadBytes)
+            .Default(nullptr);
     if (!field)
       return emitError() << "hardware override '" << entry
                          << "': unknown parameter '" << name
