@@ -32,6 +32,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -793,6 +794,10 @@ int listTargets() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // `--mlir-print-ir-after=<pass>` and friends take the names of passes
+  // registered before the pass manager's options are.
+  mlir::registerAllPasses();
+  dlc::registerAllPasses();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerAsmPrinterCLOptions();
