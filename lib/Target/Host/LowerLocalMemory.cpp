@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
@@ -58,6 +59,70 @@ FailureOr<std::pair<Value, Value>> linearize(OpBuilder &b, Location loc,
   return std::make_pair(flat, linear);
 }
 
+/// The host's DMA engine: one private function per element type that
+/// copies `count` elements in blocks of `blockSize`, block b starting at
+/// `offset + b * blockStride` on each side. Every transfer calls it rather
+/// than inlining a copy loop into the nest it sits in: LLVM's loop passes
+/// grow with the depth of the nests around each loop, and the staged code
+/// has a transfer in nearly every tile loop. It is kept out of line.
+func::FuncOp getOrCreateDmaFunction(ModuleOp module, Type elementType) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << "dlc_host_dma_" << elementType;
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+
+  MLIRContext *context = module.getContext();
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Location loc = module.getLoc();
+  Type flat = MemRefType::get({ShapedType::kDynamic}, elementType);
+  Type index = b.getIndexType();
+  // src, src offset, src block stride, dst, dst offset, dst block stride,
+  // count, block size.
+  auto type = FunctionType::get(
+      context, {flat, index, index, flat, index, index, index, index}, {});
+  auto func = func::FuncOp::create(b, loc, name, type);
+  func.setPrivate();
+  // Both reach the LLVM function: kept out of line, and local to the
+  // object file (two compiled models must link together).
+  func->setAttr(
+      "passthrough",
+      ArrayAttr::get(context, {StringAttr::get(context, "noinline")}));
+  func->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
+                                    context, LLVM::linkage::Linkage::Internal));
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  auto args = entry->getArguments();
+  Value src = args[0], srcOffset = args[1], srcStride = args[2];
+  Value dst = args[3], dstOffset = args[4], dstStride = args[5];
+  Value count = args[6];
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value blockSize = arith::MaxUIOp::create(b, loc, args[7], one);
+  Value blocks = arith::CeilDivUIOp::create(b, loc, count, blockSize);
+  auto blockLoop = scf::ForOp::create(b, loc, zero, blocks, one);
+  b.setInsertionPointToStart(blockLoop.getBody());
+  Value block = blockLoop.getInductionVar();
+  Value done = arith::MulIOp::create(b, loc, block, blockSize);
+  Value length = arith::MinUIOp::create(
+      b, loc, blockSize, arith::SubIOp::create(b, loc, count, done));
+  Value srcStart = arith::AddIOp::create(
+      b, loc, srcOffset, arith::MulIOp::create(b, loc, block, srcStride));
+  Value dstStart = arith::AddIOp::create(
+      b, loc, dstOffset, arith::MulIOp::create(b, loc, block, dstStride));
+  auto elementLoop = scf::ForOp::create(b, loc, zero, length, one);
+  b.setInsertionPointToStart(elementLoop.getBody());
+  Value e = elementLoop.getInductionVar();
+  Value value = memref::LoadOp::create(
+      b, loc, src, arith::AddIOp::create(b, loc, srcStart, e).getResult());
+  memref::StoreOp::create(
+      b, loc, value, dst,
+      arith::AddIOp::create(b, loc, dstStart, e).getResult());
+  b.setInsertionPointToEnd(entry);
+  func::ReturnOp::create(b, loc);
+  return func;
+}
+
 LogicalResult lowerTransfer(affine::AffineDmaStartOp dma, int64_t localSpace) {
   OpBuilder b(dma);
   Location loc = dma.getLoc();
@@ -67,26 +132,30 @@ LogicalResult lowerTransfer(affine::AffineDmaStartOp dma, int64_t localSpace) {
                        dma.getDstIndices());
   if (failed(src) || failed(dst))
     return failure();
+  // The global side (the one not in the local space) is the strided one;
+  // the local side is contiguous. An unstrided transfer is one block.
   bool srcIsGlobal = !isInSpace(dma.getSrcMemRef().getType(), localSpace);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  auto loop = scf::ForOp::create(b, loc, zero, dma.getNumElements(), one);
-  b.setInsertionPointToStart(loop.getBody());
-  Value e = loop.getInductionVar();
-  Value globalOffset = e;
-  if (dma.isStrided()) {
-    Value perStride = dma.getNumElementsPerStride();
-    Value block = arith::DivUIOp::create(b, loc, e, perStride);
-    Value within = arith::RemUIOp::create(b, loc, e, perStride);
-    globalOffset = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, block, dma.getStride()), within);
-  }
-  Value srcIndex = arith::AddIOp::create(b, loc, src->second,
-                                         srcIsGlobal ? globalOffset : e);
-  Value dstIndex = arith::AddIOp::create(b, loc, dst->second,
-                                         srcIsGlobal ? e : globalOffset);
-  Value value = memref::LoadOp::create(b, loc, src->first, srcIndex);
-  memref::StoreOp::create(b, loc, value, dst->first, dstIndex);
+  Value count = dma.getNumElements();
+  Value blockSize = dma.isStrided() ? dma.getNumElementsPerStride() : count;
+  Value globalStride = dma.isStrided() ? dma.getStride() : blockSize;
+  Value srcStride = srcIsGlobal ? globalStride : blockSize;
+  Value dstStride = srcIsGlobal ? blockSize : globalStride;
+  auto toDynamic = [&](Value flat) -> Value {
+    auto type = cast<MemRefType>(flat.getType());
+    return memref::CastOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, type.getElementType(),
+                        AffineMap(), type.getMemorySpace()),
+        flat);
+  };
+  Type elementType =
+      cast<MemRefType>(dma.getSrcMemRef().getType()).getElementType();
+  func::FuncOp engine =
+      getOrCreateDmaFunction(dma->getParentOfType<ModuleOp>(), elementType);
+  func::CallOp::create(b, loc, engine,
+                       ValueRange{toDynamic(src->first), src->second, srcStride,
+                                  toDynamic(dst->first), dst->second, dstStride,
+                                  count, blockSize});
   dma.erase();
   return success();
 }

@@ -88,10 +88,13 @@ def LowerLocalMemory : Pass<"dlc-host-lower-local-memory", "mlir::ModuleOp"> {
     The host has no software-managed memory, but it can run what the shared
     memory passes produce for one (`dlc run --target host --hw
     local_memory_bytes=64K`), which proves those passes keep the numbers
-    right. Each `affine.dma_start` becomes a copy loop with the DMA's
-    meaning: `num_elements` elements, contiguous on the local side; on the
-    global side (the slower memory space) in blocks of
+    right. Each `affine.dma_start` becomes a call of the host's DMA engine,
+    one out-of-line function per element type (`dlc_host_dma_<type>`), with
+    the DMA's meaning: `num_elements` elements, contiguous on the local
+    side; on the global side (the slower memory space) in blocks of
     `num_elt_per_stride` elements, `stride` elements apart when strided.
+    (Copy loops inlined at every transfer made LLVM's loop passes several
+    times slower on the deep tile nests.)
     `affine.dma_wait` goes away (the copy is complete when it returns), and
     buffers in the local memory space move to the default one. The pass
     also drops the module's `dlc.hardware` and the arguments' `dlc.bank_dim`,
@@ -105,14 +108,17 @@ def LowerLocalMemory : Pass<"dlc-host-lower-local-memory", "mlir::ModuleOp"> {
     ```
     After (schematically):
     ```mlir
-    scf.for %e = %c0 to %c64 step %c1 {
-      // global element: start(%a[%i, 0]) + (%e / 8) * 16 + %e mod 8
-      // local element:  start(%local[0, 0]) + %e
-    }
+    // source: flat %a from start(%a[%i, 0]), blocks 16 apart;
+    // destination: flat %local from 0, blocks 8 apart; 64 elements in
+    // blocks of 8
+    call @dlc_host_dma_f32(%a_flat, %a_start, %c16, %local_flat, %c0, %c8,
+                           %c64, %c8)
     ```
   }];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect",
-                           "mlir::memref::MemRefDialect"];
+                           "mlir::memref::MemRefDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::LLVM::LLVMDialect"];
 }
 
 #endif // DLC_TARGET_HOST_PASSES_TD
