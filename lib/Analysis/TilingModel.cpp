@@ -181,7 +181,6 @@ Tiling Model::evaluate(ArrayRef<int64_t> tileSizes,
     int64_t blocksPerBox =
         elements / std::max<int64_t>(box.getBlockElements(), 1);
     traffic.box = box.extents;
-    traffic.steps = box.steps;
     traffic.boxBytes = mulSat(elements, buffer.getElementBytes());
     // Transferred once per iteration of the tile loops outside (and at) the
     // innermost tile loop the box depends on.

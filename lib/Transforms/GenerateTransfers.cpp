@@ -431,11 +431,11 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
       // The row starts at its first index in the buffer: a loop stepping
       // past the box runs once there and makes the start an affine
       // dimension.
-      int64_t lastStep = box[rank - 1].step;
-      auto [lastLb, lastUb] = clippedBounds(rank - 1);
+      int64_t rowStep = box[rank - 1].step;
+      auto [rowLower, rowUpper] = clippedBounds(rank - 1);
       auto rowStart =
-          AffineForOp::create(at, loc, fixedIVs, lastLb, fixedIVs, lastUb,
-                              box[rank - 1].extent * lastStep);
+          AffineForOp::create(at, loc, fixedIVs, rowLower, fixedIVs, rowUpper,
+                              box[rank - 1].extent * rowStep);
       at.setInsertionPointToStart(rowStart.getBody());
       Value start = rowStart.getInductionVar();
       // Elements from the start to the clipped end, every step-th.
@@ -443,8 +443,8 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
       countOperands.push_back(start);
       AffineExpr startExpr = getAffineDimExpr(numFixed, context);
       SmallVector<AffineExpr> counts;
-      for (AffineExpr end : lastUb.getResults())
-        counts.push_back((end - startExpr).ceilDiv(lastStep));
+      for (AffineExpr end : rowUpper.getResults())
+        counts.push_back((end - startExpr).ceilDiv(rowStep));
       Value count = AffineMinOp::create(
           at, loc, AffineMap::get(numFixed + 1, 0, counts, context),
           countOperands);
@@ -456,8 +456,8 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
         localExprs.push_back((g - origins[d]).floorDiv(box[d].step));
       }
       Value stride, perStride;
-      if (lastStep > 1) {
-        stride = arith::ConstantIndexOp::create(at, loc, lastStep);
+      if (rowStep > 1) {
+        stride = arith::ConstantIndexOp::create(at, loc, rowStep);
         perStride = arith::ConstantIndexOp::create(at, loc, 1);
       }
       emitDma(at, AffineMap::get(numDims + 1, 0, globalExprs, context),
@@ -504,7 +504,7 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
         }
       };
       enumerate(0);
-      block = lastStep > 1 ? 1 : extents[rank - 1];
+      block = rowStep > 1 ? 1 : extents[rank - 1];
     }
     Builder attrs(context);
     transfers[emitted] = (attrs.getDictionaryAttr(

@@ -84,8 +84,6 @@ struct TilingProblem {
 struct BufferTraffic {
   /// Extent of the transferred box per dimension.
   llvm::SmallVector<int64_t> box;
-  /// Distance between the box's elements in the buffer, per dimension.
-  llvm::SmallVector<int64_t> steps;
   int64_t boxBytes = 0;
   /// Local bytes reserved (twice the box when double-buffered).
   int64_t localBytes = 0;
