@@ -126,3 +126,16 @@ FailureOr<EntrySignature> dlc::getEntrySignature(func::FuncOp func) {
                            func.getFunctionType(), func.getArgAttrsAttr(),
                            func.getResAttrsAttr());
 }
+
+FailureOr<EntrySignature> dlc::getRecordedEntrySignature(ModuleOp module) {
+  auto entry = module->getAttrOfType<DictionaryAttr>(kEntryAttr);
+  auto function = entry ? entry.getAs<StringAttr>("function") : nullptr;
+  auto type = entry ? entry.getAs<TypeAttr>("type") : nullptr;
+  if (!function || !type || !isa<FunctionType>(type.getValue()))
+    return module.emitError()
+           << "the module has no valid '" << kEntryAttr
+           << "' attribute: it did not go through a target pipeline";
+  return getEntrySignature(
+      module.getLoc(), function.getValue(), cast<FunctionType>(type.getValue()),
+      entry.getAs<ArrayAttr>("arg_attrs"), entry.getAs<ArrayAttr>("res_attrs"));
+}

@@ -23,6 +23,11 @@ namespace dlc {
 /// results: the ONNX graph input/output name.
 inline constexpr llvm::StringLiteral kONNXNameAttr = "dlc.name";
 
+/// The module attribute in which `dlc-record-entry-signature` records the
+/// entry's tensor-level signature for the executors: {function = "main",
+/// type = (...) -> (...), arg_attrs = [...], res_attrs = [...]}.
+inline constexpr llvm::StringLiteral kEntryAttr = "dlc.entry";
+
 struct TensorSpec {
   std::string name;
   /// Signless integers have a signed kind, unsigned ones (the importer's
@@ -71,6 +76,11 @@ mlir::FailureOr<EntrySignature> getEntrySignature(mlir::Location loc,
                                                   mlir::ArrayAttr argAttrs,
                                                   mlir::ArrayAttr resultAttrs);
 mlir::FailureOr<EntrySignature> getEntrySignature(mlir::func::FuncOp func);
+
+/// The signature `dlc-record-entry-signature` recorded on `module`, or an
+/// error on the module when it has none (it did not go through a target
+/// pipeline).
+mlir::FailureOr<EntrySignature> getRecordedEntrySignature(mlir::ModuleOp module);
 
 } // namespace dlc
 

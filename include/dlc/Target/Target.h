@@ -13,6 +13,7 @@
 
 #include "dlc/Dialect/DLC/IR/DLCOps.h"
 #include "dlc/Pipelines/Pipelines.h"
+#include "dlc/Support/EntrySignature.h"
 #include "dlc/Support/Tensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -37,6 +38,9 @@ struct Tolerance {
 class Executable {
 public:
   virtual ~Executable() = default;
+  /// The tensor-level inputs and outputs `run` takes and returns (what
+  /// `dlc-record-entry-signature` recorded).
+  virtual const EntrySignature &getSignature() const = 0;
   /// Runs once. `inputs` are in the order of the entry function's
   /// arguments; outputs come back in the order of its results. Inputs of the
   /// wrong number, kind or shape are an error.

@@ -171,6 +171,38 @@ def MemoryReport : Pass<"dlc-memory-report", "mlir::ModuleOp"> {
 }
 
 
+def RecordEntrySignature : Pass<"dlc-record-entry-signature", "mlir::ModuleOp"> {
+  let summary = "Record the entry function's tensor signature on the module";
+  let description = [{
+    Runs in every target pipeline right after `dlc-attach-hardware`, while
+    the entry still has tensor types and ONNX names. The entry function
+    (`@main`, or the only function with a body) is recorded in the module's
+    `dlc.entry` attribute: its name, its tensor-level type and the ONNX
+    names of its inputs and outputs. Lowering erases all three (results
+    become out-parameters, memrefs become pointers or descriptors), and
+    every executor (`Executable::getSignature()`) and serializer reads the
+    signature back from here to check inputs and allocate outputs. The
+    `dlc.name` argument and result attributes leave the function: no
+    lowering after this point has a place for them. Fails with a
+    diagnostic on a signature no executor can pass (a dynamic shape, a
+    non-tensor, an element type without an `ElementKind`).
+
+    Before:
+    ```mlir
+    func.func @main(%x: tensor<4xf32> {dlc.name = "x"}) -> (tensor<4xf32> {dlc.name = "y"})
+    ```
+    After:
+    ```mlir
+    module attributes {dlc.entry = {
+        arg_attrs = [{dlc.name = "x"} ], function = "main",
+        res_attrs = [{dlc.name = "y"} ],
+        type = (tensor<4xf32>) -> tensor<4xf32>}} {
+      func.func @main(%x: tensor<4xf32>) -> tensor<4xf32>
+    }
+    ```
+  }];
+}
+
 def AttachHardware : Pass<"dlc-attach-hardware", "mlir::ModuleOp"> {
   let summary = "Attach the target's hardware description to the module";
   let description = [{

@@ -12,10 +12,10 @@
 // the ranks (bare pointers would lose the shapes, the expanded descriptor
 // form depends on each rank).
 //
-// The lowering erases the tensor types and the ONNX names, so the same
-// preparation pass records the tensor-level signature on the module
-// (`dlc.host_entry`); the executor reads it back to check the inputs and to
-// allocate the outputs.
+// The lowering erases the tensor types and the ONNX names, so the shared
+// `dlc-record-entry-signature` pass records the tensor-level signature on
+// the module (`dlc.entry`) first; the executor reads it back to check the
+// inputs and to allocate the outputs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,20 +55,6 @@ static constexpr llvm::StringLiteral kRuntimeLibrary =
     DLC_MLIR_RUNTIME_DIR "/libmlir_c_runner_utils.so";
 
 namespace {
-
-/// The signature recorded by the dlc-host-prepare-entry pass.
-FailureOr<EntrySignature> getRecordedSignature(ModuleOp module) {
-  auto entry = module->getAttrOfType<DictionaryAttr>(kHostEntryAttr);
-  auto function = entry ? entry.getAs<StringAttr>("function") : nullptr;
-  auto type = entry ? entry.getAs<TypeAttr>("type") : nullptr;
-  if (!function || !type || !isa<FunctionType>(type.getValue()))
-    return module.emitError()
-           << "the module has no valid '" << kHostEntryAttr
-           << "' attribute: it did not go through the host pipeline";
-  return getEntrySignature(
-      module.getLoc(), function.getValue(), cast<FunctionType>(type.getValue()),
-      entry.getAs<ArrayAttr>("arg_attrs"), entry.getAs<ArrayAttr>("res_attrs"));
-}
 
 void initializeLLVMOnce() {
   static std::once_flag once;
@@ -229,6 +215,8 @@ public:
     return success();
   }
 
+  const EntrySignature &getSignature() const override { return signature; }
+
   llvm::Expected<std::vector<Tensor>>
   run(llvm::ArrayRef<Tensor> inputs) override {
     if (inputs.size() != signature.inputs.size())
@@ -299,6 +287,7 @@ public:
   void buildPipeline(OpPassManager &pm,
                      const PipelineOptions &options) const override {
     addAttachHardware(pm, options);
+    pm.addPass(createRecordEntrySignature());
     pm.addPass(createPrepareHostEntry());
     buildHostPipeline(pm, options);
   }
@@ -317,7 +306,7 @@ public:
                                                     machine->get());
     // Only `_mlir_ciface_<entry>` is the object's interface; the entry itself
     // (typically `main`) would clash with the C program's main.
-    FailureOr<EntrySignature> signature = getRecordedSignature(module);
+    FailureOr<EntrySignature> signature = getRecordedEntrySignature(module);
     if (failed(signature))
       return failure();
     if (llvm::Function *entry =
@@ -359,7 +348,7 @@ public:
   }
 
   FailureOr<std::unique_ptr<Executable>> load(ModuleOp module) const override {
-    FailureOr<EntrySignature> signature = getRecordedSignature(module);
+    FailureOr<EntrySignature> signature = getRecordedEntrySignature(module);
     if (failed(signature) || failed(verifyCInterface(module, *signature)))
       return failure();
     registerLLVMTranslations(module.getContext());

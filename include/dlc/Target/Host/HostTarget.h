@@ -11,11 +11,6 @@ namespace dlc {
 /// against) and its passes.
 void registerHostTarget();
 
-/// Module attribute in which the dlc-host-prepare-entry pass records the
-/// tensor-level entry signature: {function = "main", type = (...) -> (...),
-/// arg_attrs = [...], res_attrs = [...]}.
-inline constexpr llvm::StringLiteral kHostEntryAttr = "dlc.host_entry";
-
 } // namespace dlc
 
 #endif // DLC_TARGET_HOST_HOSTTARGET_H

@@ -5,29 +5,22 @@
 include "mlir/Pass/PassBase.td"
 
 def PrepareHostEntry : Pass<"dlc-host-prepare-entry", "mlir::ModuleOp"> {
-  let summary = "Export the entry with the C interface and record its tensor signature";
+  let summary = "Export the entry with the C interface";
   let description = [{
-    The first pass of the host pipeline. The entry function (`@main`, or the
-    only function with a body) gets `llvm.emit_c_interface`, so the LLVM
-    module exports `_mlir_ciface_main` taking one memref descriptor per
-    input and output: the one ABI shared by the JIT and the emitted object
-    file. The lowering erases tensor types and ONNX names, so the pass
-    records the tensor-level signature on the module (`dlc.host_entry`),
-    which the executor reads back to check inputs and allocate outputs.
+    Runs after the shared `dlc-record-entry-signature`. The entry function
+    (`@main`, or the only function with a body) gets
+    `llvm.emit_c_interface`, so the LLVM module exports `_mlir_ciface_main`
+    taking one memref descriptor per input and output: the one ABI shared
+    by the JIT and the emitted object file.
 
     Before:
     ```mlir
-    func.func @main(%x: tensor<4xf32> {dlc.name = "x"}) -> (tensor<4xf32> {dlc.name = "y"})
+    func.func @main(%x: tensor<4xf32>) -> tensor<4xf32>
     ```
     After:
     ```mlir
-    module attributes {dlc.host_entry = {
-        arg_attrs = [{dlc.name = "x"} ], function = "main",
-        res_attrs = [{dlc.name = "y"} ],
-        type = (tensor<4xf32>) -> tensor<4xf32>}} {
-      func.func @main(%x: tensor<4xf32>) -> tensor<4xf32>
-          attributes {llvm.emit_c_interface}
-    }
+    func.func @main(%x: tensor<4xf32>) -> tensor<4xf32>
+        attributes {llvm.emit_c_interface}
     ```
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
