@@ -7,7 +7,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "DLC"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".onnxtxt", ".test"]
+config.suffixes = [".mlir", ".onnxtxt", ".test", ".c"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.dlc_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
@@ -28,3 +28,13 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # mlir-runner (`--shared-libs=%mlir_lib_dir/libmlir_runner_utils.so`).
 config.substitutions.append(
     ("%mlir_lib_dir", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
+
+# The SW26010 athread emulation (runtime/sunway): tests compile C with the
+# system compiler against its headers and link its static library.
+config.substitutions.append(("%cc", "cc"))
+config.substitutions.append(
+    ("%sunway_cflags", "-std=c99 -Wall -Wextra -Werror -I"
+     + os.path.join(config.dlc_src_root, "runtime", "sunway", "include")))
+config.substitutions.append(
+    ("%sunway_libs", os.path.join(config.dlc_obj_root, "lib", "libDLCSunwayEmulation.a")
+     + " -lpthread -lm -ldl"))
