@@ -7,6 +7,8 @@
 // CHECK-NEXT: gets 1 puts 1 get_bytes 2048 put_bytes 2048
 // CHECK-NEXT: vector loads 128 stores 128 fp 128
 // CHECK-NEXT: histogram 32:128
+// The CPE stack lives in LDM too: a stack buffer and reply word work.
+// CHECK-NEXT: stack buffers: join 0 sums 0 wrong
 #include <athread.h>
 #include <slave.h>
 #include <simd.h>
@@ -43,6 +45,20 @@ void kernel(void *p) {
   dlc_emu_wait_reply(&reply, 2);
 }
 
+float sums[64];
+void stack_kernel(void *p) {
+  struct args *a = (struct args *)p;
+  float t[16] __attribute__((aligned(16)));
+  volatile int r = 0;
+  int i;
+  float s = 0;
+  athread_get(PE_MODE, a->in + COLS * _MYID, t, sizeof t, (void *)&r, 0, 0, 0);
+  dlc_emu_wait_reply(&r, 1);
+  for (i = 0; i < 16; ++i)
+    s += t[i];
+  sums[_MYID] = s;
+}
+
 int main(void) {
   struct args a = {&A[0][0], &B[0][0]};
   const struct dlc_emu_launch *l;
@@ -53,7 +69,6 @@ int main(void) {
   athread_init();
   athread_spawn(kernel, &a);
   rc = athread_join();
-  athread_halt();
   printf("join %d\n", rc);
   for (r = 0; r < ROWS; ++r)
     for (c = 0; c < COLS; ++c)
@@ -69,5 +84,16 @@ int main(void) {
   for (r = 0; r < l->histogram_size; ++r)
     printf(" %llu:%llu", l->histogram_block_bytes[r], l->histogram_transfers[r]);
   printf("\n");
-  return rc || bad;
+  athread_spawn(stack_kernel, &a);
+  c = athread_join();
+  athread_halt();
+  for (r = 0; r < 64; ++r) {
+    float want = 0;
+    int j;
+    for (j = 0; j < 16; ++j)
+      want += A[r][j];
+    bad += sums[r] != want;
+  }
+  printf("stack buffers: join %d sums %d wrong\n", c, bad);
+  return rc || bad || c;
 }
