@@ -26,7 +26,9 @@ endfunction()
 # which must define `void dlc::register<Name>Target()` (registering the
 # target, its passes and its translations). lib/Target collects every such
 # library into the generated list of built-in targets, so adding a target
-# touches no shared file.
+# touches no shared file. It must also define
+# `void dlc::register<Name>TargetDialects(mlir::DialectRegistry &)`, which
+# the tools call to load the target's dialects.
 function(add_dlc_target name)
   add_dlc_library(DLCTarget${name} ${ARGN})
   set_property(GLOBAL APPEND PROPERTY DLC_TARGETS ${name})

@@ -14,6 +14,7 @@
 
 void dlc::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<dlc::DLCDialect>();
+  dlc::registerBuiltinTargetDialects(registry);
 }
 
 void dlc::registerAllPasses() {

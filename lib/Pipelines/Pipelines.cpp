@@ -63,7 +63,8 @@ void dlc::buildDLCToAffinePipeline(OpPassManager &pm) {
 }
 
 void dlc::buildDLCMemoryPipeline(OpPassManager &pm,
-                                 const PipelineOptions &options) {
+                                 const PipelineOptions &options,
+                                 const MemoryPipelineHooks &hooks) {
   pm.addNestedPass<func::FuncOp>(createDataMovementElimination());
   AssignBankLayoutOptions banks;
   banks.mode = options.layoutMode;
@@ -72,6 +73,8 @@ void dlc::buildDLCMemoryPipeline(OpPassManager &pm,
   tiling.loopOrder = options.loopOrder;
   pm.addNestedPass<func::FuncOp>(createTileForLocalMemory(tiling));
   pm.addNestedPass<func::FuncOp>(createGenerateTransfers());
+  if (hooks.beforeDoubleBuffering)
+    hooks.beforeDoubleBuffering(pm);
   pm.addNestedPass<func::FuncOp>(createDoubleBuffer());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dlc/Dialect/DLC/IR/DLCOps.h"
 #include "dlc/Analysis/AccessAnalysis.h"
 #include "dlc/Transforms/Passes.h"
 

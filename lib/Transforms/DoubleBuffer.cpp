@@ -24,14 +24,14 @@ namespace {
 constexpr StringLiteral kTransfersAttr = "dlc.transfers";
 
 /// `map` with one more dimension, the placement loop's IV, and the buffer
-/// half `((iv - lb) floordiv step) mod 2` as a new first result.
+/// half `(iv floordiv step) mod 2` as a new first result: consecutive
+/// iterations alternate whatever the lower bound (which a target may have
+/// made depend on the processing unit running the loop).
 AffineMap addHalfIndex(AffineMap map, AffineForOp loop) {
   MLIRContext *context = map.getContext();
   unsigned numDims = map.getNumDims();
   AffineExpr iv = getAffineDimExpr(numDims, context);
-  AffineExpr half =
-      ((iv - loop.getConstantLowerBound()).floorDiv(loop.getStepAsInt()))
-          .operator%(2);
+  AffineExpr half = iv.floorDiv(loop.getStepAsInt()) % 2;
   SmallVector<AffineExpr> results{half};
   for (AffineExpr result : map.getResults())
     results.push_back(result.shiftSymbols(map.getNumSymbols(), 1, numDims));
@@ -69,10 +69,25 @@ bool doubleBuffer(memref::AllocOp alloc) {
   auto placement = dma->getParentOfType<AffineForOp>();
   while (placement && !placement->hasAttr("dlc.tile_loop"))
     placement = placement->getParentOfType<AffineForOp>();
-  if (!placement || !placement.hasConstantBounds())
+  if (!placement || !placement.hasConstantUpperBound() ||
+      placement.getLowerBoundMap().getNumResults() != 1)
     return false;
-  int64_t trip = getConstantTripCount(placement).value_or(0);
-  if (trip < 2)
+  // A loop distributed over processing units (`dlc.distributed`, set by a
+  // target) has a lower bound per unit and runs `trips` iterations in all.
+  std::optional<int64_t> trip;
+  int64_t units = 1;
+  if (auto distributed =
+          placement->getAttrOfType<DictionaryAttr>("dlc.distributed")) {
+    auto trips = distributed.getAs<IntegerAttr>("trips");
+    auto unitCount = distributed.getAs<IntegerAttr>("units");
+    if (!trips || !unitCount)
+      return false;
+    trip = trips.getInt();
+    units = std::min(unitCount.getInt(), *trip);
+  } else if (placement.hasConstantLowerBound()) {
+    trip = getConstantTripCount(placement);
+  }
+  if (!trip || *trip < 2)
     return false;
   // The transfer: its loop nest in the placement's body, or the DMA and its
   // wait.
@@ -156,9 +171,14 @@ bool doubleBuffer(memref::AllocOp alloc) {
   // Prologue: the first tile's transfer, before the loop.
   OpBuilder before(placement);
   IRMapping first;
-  first.map(iv,
-            arith::ConstantIndexOp::create(before, placement.getLoc(),
-                                           placement.getConstantLowerBound()));
+  Value firstIv =
+      placement.hasConstantLowerBound()
+          ? Value(arith::ConstantIndexOp::create(
+                before, placement.getLoc(), placement.getConstantLowerBound()))
+          : Value(AffineApplyOp::create(before, placement.getLoc(),
+                                        placement.getLowerBoundMap(),
+                                        placement.getLowerBoundOperands()));
+  first.map(iv, firstIv);
   for (Operation *op : groupOps)
     before.clone(*op, first)->walk([](AffineDmaWaitOp w) { w.erase(); });
 
@@ -197,11 +217,12 @@ bool doubleBuffer(memref::AllocOp alloc) {
     entries.set("double_buffered", attrs.getBoolAttr(true));
     return entries.getDictionary(doubled.getContext());
   };
-  doubled->setAttr(
-      kTransfersAttr,
-      attrs.getArrayAttr(
-          {withCounts(count / trip, elements / trip),
-           withCounts(count - count / trip, elements - elements / trip)}));
+  int64_t firstCount = count / *trip * units;
+  int64_t firstElements = elements / *trip * units;
+  doubled->setAttr(kTransfersAttr,
+                   attrs.getArrayAttr({withCounts(firstCount, firstElements),
+                                       withCounts(count - firstCount,
+                                                  elements - firstElements)}));
   return true;
 }
 
@@ -212,10 +233,16 @@ struct DoubleBufferPass : public dlc::impl::DoubleBufferBase<DoubleBufferPass> {
     if (!hardware || !hardware.hasLocalMemory() ||
         !hardware.getDoubleBuffering())
       return;
+    // Local buffers are allocated in the function body, or in the body of
+    // an affine scope nested in it (a target's kernel region).
     SmallVector<memref::AllocOp> allocs;
-    for (auto alloc : func.getBody().front().getOps<memref::AllocOp>())
-      if (isLocalMemRef(alloc.getType(), hardware.getLocalMemorySpace()))
+    func.walk([&](memref::AllocOp alloc) {
+      Operation *parent = alloc->getParentOp();
+      if ((parent == func.getOperation() ||
+           parent->hasTrait<OpTrait::AffineScope>()) &&
+          isLocalMemRef(alloc.getType(), hardware.getLocalMemorySpace()))
         allocs.push_back(alloc);
+    });
     for (memref::AllocOp alloc : allocs)
       doubleBuffer(alloc);
   }

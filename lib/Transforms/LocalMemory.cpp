@@ -17,19 +17,6 @@
 using namespace mlir;
 using namespace dlc;
 
-std::string dlc::getNodeName(Operation *op) {
-  std::string name = getNodeName(op->getLoc());
-  if (!name.empty())
-    return name;
-  llvm::raw_string_ostream os(name);
-  if (auto file = dyn_cast<FileLineColLoc>(op->getLoc()))
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    op->getLoc().print(os);
-  return name;
-}
-
 bool dlc::isLocalMemRef(Type type, int64_t localSpace) {
   auto memref = dyn_cast<BaseMemRefType>(type);
   if (!memref)

@@ -20,11 +20,6 @@
 
 namespace dlc {
 
-/// The ONNX node `op` comes from: the first NameLoc of its location, else
-/// `file:line:col`, else the printed location (the names
-/// `dlc-data-movement-elimination` records in `dlc.eliminated_copies`).
-std::string getNodeName(mlir::Operation *op);
-
 /// True when `type` is a memref in memory space `localSpace`.
 bool isLocalMemRef(mlir::Type type, int64_t localSpace);
 

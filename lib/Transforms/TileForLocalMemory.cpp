@@ -6,6 +6,7 @@
 
 #include "LocalMemory.h"
 
+#include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/IR/Builders.h"
@@ -110,6 +111,10 @@ FailureOr<AffineForOp> applyTiling(const TilingProblem &problem,
       func.getBody().front().findAncestorOpInBlock(*anchor));
   if (!outermost)
     return failure();
+  // Targets with several processing units spread the outermost tile loop
+  // over them when its iterations are independent.
+  if (outermost->hasAttr("dlc.tile_loop") && isLoopParallel(outermost))
+    outermost->setAttr("dlc.parallel", UnitAttr::get(outermost.getContext()));
   return outermost;
 }
 

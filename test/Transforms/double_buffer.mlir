@@ -101,3 +101,34 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
     return
   }
 }
+
+// -----
+
+// A tile loop a target spread over processing units (`dlc.distributed`):
+// its lower bound depends on the unit, so the first tile's transfer starts
+// at that bound, and the records split by the 4 units that each run a
+// prologue out of the 16 tiles.
+// CHECK-LABEL: func.func @distributed
+// CHECK-SAME: (%[[A:.*]]: memref<256xf32>, %{{.*}}: memref<256xf32>, %[[UNIT:.*]]: index)
+// CHECK: memref.alloc() {dlc.transfers = [{block = 16 : i64, count = 4 : i64, direction = "in", double_buffered = true, element_bytes = 4 : i64, elements = 64 : i64, memref = memref<256xf32>}, {block = 16 : i64, count = 12 : i64, direction = "in", double_buffered = true, element_bytes = 4 : i64, elements = 192 : i64, memref = memref<256xf32>}]} : memref<2x16xf32, 1>
+// CHECK: %[[FIRST:.*]] = affine.apply #{{.*}}()[%[[UNIT]]]
+// CHECK: affine.dma_start %[[A]][%[[FIRST]]]
+// CHECK: affine.for %{{.*}} = #{{.*}}()[%[[UNIT]]] to 256 step 64 {
+module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
+  func.func @distributed(%a: memref<256xf32>, %out: memref<256xf32>, %unit: index) {
+    %c16 = arith.constant 16 : index
+    %tag = memref.alloc() : memref<1xi32>
+    %la = memref.alloc() {dlc.transfers = [{block = 16 : i64, count = 16 : i64, direction = "in", element_bytes = 4 : i64, elements = 256 : i64, memref = memref<256xf32>}]} : memref<16xf32, 1>
+    affine.for %i0 = affine_map<()[s0] -> (s0 * 16)>()[%unit] to 256 step 64 {
+      affine.dma_start %a[%i0], %la[0], %tag[0], %c16 : memref<256xf32>, memref<16xf32, 1>, memref<1xi32>
+      affine.dma_wait %tag[0], %c16 : memref<1xi32>
+      affine.for %i = 0 to 16 {
+        %v = affine.load %la[%i] : memref<16xf32, 1>
+        affine.store %v, %out[%i0 + %i] : memref<256xf32>
+      }
+    } {dlc.distributed = {trips = 16 : i64, units = 4 : i64}, dlc.tile_loop}
+    memref.dealloc %la : memref<16xf32, 1>
+    memref.dealloc %tag : memref<1xi32>
+    return
+  }
+}

@@ -7,6 +7,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
+#include <functional>
+
 namespace dlc {
 
 /// Options of every target pipeline (`dlc compile`/`dlc run` flags, and the
@@ -47,8 +49,17 @@ void buildDLCToAffinePipeline(mlir::OpPassManager &pm);
 /// the machine in the module's `#dlc.hardware` (they do nothing without a
 /// local memory), bank layout, tiling for the capacity, explicit transfers and
 /// the independent capacity check; the report when asked for.
+/// Where a target adds its own passes to the memory pipeline.
+struct MemoryPipelineHooks {
+  /// After the transfers exist, before double buffering: the tiled nests
+  /// with their DMAs, where a target spreads tiles over its processing
+  /// units (double buffering then works per unit).
+  std::function<void(mlir::OpPassManager &)> beforeDoubleBuffering;
+};
+
 void buildDLCMemoryPipeline(mlir::OpPassManager &pm,
-                            const PipelineOptions &options);
+                            const PipelineOptions &options,
+                            const MemoryPipelineHooks &hooks = {});
 
 /// Registers `--dlc-to-affine-pipeline` with dlc-opt.
 void registerDLCPipelines();

@@ -97,6 +97,9 @@ std::vector<llvm::StringRef> getRegisteredTargetNames();
 /// (`--dlc-<name>-pipeline` in dlc-opt).
 void registerTargetPipelines();
 
+/// Inserts every built-in target's dialects into `registry`.
+void registerBuiltinTargetDialects(mlir::DialectRegistry &registry);
+
 } // namespace dlc
 
 #endif // DLC_TARGET_TARGET_H

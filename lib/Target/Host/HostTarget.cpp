@@ -281,7 +281,8 @@ public:
     return HardwareAttr::get(context, /*localMemoryBytes=*/0,
                              /*localMemorySpace=*/1, /*banks=*/1,
                              /*doubleBuffering=*/true,
-                             /*dmaBlockOverheadBytes=*/0);
+                             /*dmaBlockOverheadBytes=*/0,
+                             /*target=*/DictionaryAttr());
   }
 
   void buildPipeline(OpPassManager &pm,
@@ -369,6 +370,8 @@ public:
 };
 
 } // namespace
+
+void dlc::registerHostTargetDialects(DialectRegistry &) {}
 
 void dlc::registerHostTarget() {
   registerTarget(std::make_unique<HostTarget>());

@@ -2,6 +2,7 @@
 
 #include "dlc/Dialect/DLC/IR/DLCOps.h"
 #include "dlc/Target/Host/Passes.h"
+#include "dlc/Transforms/DMADescription.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -132,12 +133,17 @@ LogicalResult lowerTransfer(affine::AffineDmaStartOp dma, int64_t localSpace) {
                        dma.getDstIndices());
   if (failed(src) || failed(dst))
     return failure();
-  // The global side (the one not in the local space) is the strided one;
-  // the local side is contiguous. An unstrided transfer is one block.
-  bool srcIsGlobal = !isInSpace(dma.getSrcMemRef().getType(), localSpace);
-  Value count = dma.getNumElements();
-  Value blockSize = dma.isStrided() ? dma.getNumElementsPerStride() : count;
-  Value globalStride = dma.isStrided() ? dma.getStride() : blockSize;
+  // The global side is the strided one; the local side is contiguous. An
+  // unstrided transfer is one block.
+  FailureOr<dlc::DMADescription> description = dlc::describeDMA(
+      dma, [&](Type type) { return isInSpace(type, localSpace); });
+  if (failed(description))
+    return failure();
+  bool srcIsGlobal = description->toLocal;
+  Value count = description->numElements;
+  Value blockSize = description->isStrided ? description->blockElements : count;
+  Value globalStride =
+      description->isStrided ? description->strideElements : blockSize;
   Value srcStride = srcIsGlobal ? globalStride : blockSize;
   Value dstStride = srcIsGlobal ? blockSize : globalStride;
   auto toDynamic = [&](Value flat) -> Value {

@@ -21,3 +21,10 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = -1>} {
 // expected-error @below {{dma_block_overhead_bytes must not be negative, got -8}}
 module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 64, dma_block_overhead_bytes = -8>} {
 }
+
+// -----
+
+// A target parameter is a number, a flag or an array of numbers.
+// expected-error @+1 {{target parameter 'name' must be a number, a boolean or an array of numbers, got "sw26010"}}
+module attributes {dlc.hardware = #dlc.hardware<target = {name = "sw26010"}>} {
+}

@@ -4,12 +4,17 @@
 
 #include "dlc/Target/Target.h"
 
+#include "mlir/IR/DialectRegistry.h"
+
 namespace dlc {
 
 /// Registers the host CPU target (LLVM via upstream MLIR, run by the
 /// ExecutionEngine; the numerical reference every other target is checked
 /// against) and its passes.
 void registerHostTarget();
+
+/// The host uses upstream dialects only.
+void registerHostTargetDialects(mlir::DialectRegistry &registry);
 
 } // namespace dlc
 

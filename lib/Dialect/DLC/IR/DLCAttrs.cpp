@@ -13,7 +13,8 @@ LogicalResult HardwareAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t localMemoryBytes,
                                    int64_t localMemorySpace, int64_t banks,
                                    bool doubleBuffering,
-                                   int64_t dmaBlockOverheadBytes) {
+                                   int64_t dmaBlockOverheadBytes,
+                                   DictionaryAttr target) {
   if (localMemoryBytes < 0)
     return emitError() << "local_memory_bytes must not be negative, got "
                        << localMemoryBytes;
@@ -29,7 +30,117 @@ LogicalResult HardwareAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (dmaBlockOverheadBytes < 0)
     return emitError() << "dma_block_overhead_bytes must not be negative, got "
                        << dmaBlockOverheadBytes;
+  if (target) {
+    for (NamedAttribute entry : target) {
+      Attribute value = entry.getValue();
+      auto isNumber = [](Attribute a) {
+        return isa<IntegerAttr, FloatAttr>(a);
+      };
+      auto array = dyn_cast<ArrayAttr>(value);
+      if (!isNumber(value) && !isa<BoolAttr>(value) &&
+          !(array && llvm::all_of(array, isNumber)))
+        return emitError() << "target parameter '" << entry.getName().getValue()
+                           << "' must be a number, a boolean or an array of "
+                              "numbers, got "
+                           << value;
+    }
+  }
   return success();
+}
+
+int64_t HardwareAttr::getTargetInt(StringRef name, int64_t fallback) const {
+  DictionaryAttr target = getTarget();
+  if (!target)
+    return fallback;
+  if (auto value = target.getAs<IntegerAttr>(name))
+    return value.getInt();
+  if (auto value = target.getAs<FloatAttr>(name))
+    return static_cast<int64_t>(value.getValueAsDouble());
+  return fallback;
+}
+
+double HardwareAttr::getTargetFloat(StringRef name, double fallback) const {
+  DictionaryAttr target = getTarget();
+  if (!target)
+    return fallback;
+  if (auto value = target.getAs<FloatAttr>(name))
+    return value.getValueAsDouble();
+  if (auto value = target.getAs<IntegerAttr>(name))
+    return static_cast<double>(value.getInt());
+  return fallback;
+}
+
+SmallVector<double> HardwareAttr::getTargetArray(StringRef name) const {
+  SmallVector<double> values;
+  DictionaryAttr target = getTarget();
+  auto array = target ? target.getAs<ArrayAttr>(name) : nullptr;
+  if (!array)
+    return values;
+  for (Attribute element : array) {
+    if (auto f = dyn_cast<FloatAttr>(element))
+      values.push_back(f.getValueAsDouble());
+    else if (auto i = dyn_cast<IntegerAttr>(element))
+      values.push_back(static_cast<double>(i.getInt()));
+  }
+  return values;
+}
+
+/// `text` as a number with an optional K or M suffix (KiB, MiB) for
+/// integers; false if it is none.
+static bool parseScaledInteger(StringRef text, int64_t &number) {
+  int64_t scale = 1;
+  if (text.consume_back_insensitive("k"))
+    scale = 1024;
+  else if (text.consume_back_insensitive("m"))
+    scale = 1024 * 1024;
+  if (text.getAsInteger(10, number) || number > INT32_MAX || number < INT32_MIN)
+    return false;
+  number *= scale;
+  return true;
+}
+
+/// `text` parsed like `like` (an integer, float, boolean or array of
+/// numbers, the type of the default), or null.
+static Attribute parseTargetValue(Attribute like, StringRef text) {
+  MLIRContext *context = like.getContext();
+  auto parseNumber = [&](Attribute element, StringRef word) -> Attribute {
+    word = word.trim();
+    if (auto integer = dyn_cast<IntegerAttr>(element)) {
+      int64_t number;
+      if (!parseScaledInteger(word, number))
+        return nullptr;
+      return IntegerAttr::get(integer.getType(), number);
+    }
+    if (auto real = dyn_cast<FloatAttr>(element)) {
+      double number;
+      if (word.getAsDouble(number))
+        return nullptr;
+      return FloatAttr::get(real.getType(), number);
+    }
+    return nullptr;
+  };
+  if (isa<BoolAttr>(like)) {
+    if (text == "true" || text == "1")
+      return BoolAttr::get(context, true);
+    if (text == "false" || text == "0")
+      return BoolAttr::get(context, false);
+    return nullptr;
+  }
+  if (auto array = dyn_cast<ArrayAttr>(like)) {
+    if (array.empty())
+      return nullptr;
+    SmallVector<StringRef> words;
+    text.split(words, ':');
+    SmallVector<Attribute> elements;
+    for (StringRef word : words) {
+      Attribute element = parseNumber(array[0], word);
+      if (!element)
+        return nullptr;
+      elements.push_back(element);
+    }
+    return ArrayAttr::get(context, elements);
+  }
+  return parseNumber(like, text);
 }
 
 HardwareAttr HardwareAttr::lookup(Operation *op) {
@@ -49,6 +160,9 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
   int64_t banks = base.getBanks();
   bool doubleBuffering = base.getDoubleBuffering();
   int64_t dmaBlockOverheadBytes = base.getDmaBlockOverheadBytes();
+  NamedAttrList target;
+  if (DictionaryAttr baseTarget = base.getTarget())
+    target.assign(baseTarget.getValue());
 
   SmallVector<StringRef> entries;
   overrides.split(entries, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
@@ -75,29 +189,41 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
             .Case("banks", &banks)
             .Case("dma_block_overhead_bytes", &dmaBlockOverheadBytes)
             .Default(nullptr);
-    if (!field)
-      return emitError() << "hardware override '" << entry
-                         << "': unknown parameter '" << name
-                         << "' (known: local_memory_bytes, "
-                            "local_memory_space, banks, double_buffering, "
-                            "dma_block_overhead_bytes)";
+    if (!field) {
+      // A parameter of the target: parsed like its default.
+      Attribute like = target.get(name);
+      if (!like) {
+        InFlightDiagnostic diag = emitError();
+        diag << "hardware override '" << entry << "': unknown parameter '"
+             << name
+             << "' (known: local_memory_bytes, local_memory_space, banks, "
+                "double_buffering, dma_block_overhead_bytes";
+        for (NamedAttribute known : target)
+          diag << ", " << known.getName().getValue();
+        diag << ")";
+        return diag;
+      }
+      Attribute parsed = parseTargetValue(like, value);
+      if (!parsed)
+        return emitError() << "hardware override '" << entry
+                           << "': expected a value like " << like;
+      target.set(name, parsed);
+      continue;
+    }
     // Sizes may be written with a K or M suffix (KiB, MiB).
-    int64_t scale = 1;
-    if (value.consume_back_insensitive("k"))
-      scale = 1024;
-    else if (value.consume_back_insensitive("m"))
-      scale = 1024 * 1024;
     int64_t number;
-    if (value.getAsInteger(10, number) || number > INT32_MAX ||
-        number < INT32_MIN)
+    if (!parseScaledInteger(value, number))
       return emitError() << "hardware override '" << entry
                          << "': expected an integer";
-    *field = number * scale;
+    *field = number;
   }
+  DictionaryAttr targetAttr = target.empty()
+                                  ? DictionaryAttr()
+                                  : target.getDictionary(base.getContext());
   if (failed(verify(emitError, localMemoryBytes, localMemorySpace, banks,
-                    doubleBuffering, dmaBlockOverheadBytes)))
+                    doubleBuffering, dmaBlockOverheadBytes, targetAttr)))
     return failure();
   return HardwareAttr::get(base.getContext(), localMemoryBytes,
                            localMemorySpace, banks, doubleBuffering,
-                           dmaBlockOverheadBytes);
+                           dmaBlockOverheadBytes, targetAttr);
 }

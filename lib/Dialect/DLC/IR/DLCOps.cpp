@@ -37,6 +37,19 @@ void DLCDialect::initialize() {
       >();
 }
 
+std::string dlc::getNodeName(Operation *op) {
+  std::string name = getNodeName(op->getLoc());
+  if (!name.empty())
+    return name;
+  llvm::raw_string_ostream os(name);
+  if (auto file = dyn_cast<FileLineColLoc>(op->getLoc()))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    op->getLoc().print(os);
+  return name;
+}
+
 std::string dlc::getNodeName(Location loc) {
   std::string name;
   loc->walk([&](Location nested) {

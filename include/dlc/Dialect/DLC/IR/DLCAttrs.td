@@ -33,6 +33,12 @@ def DLC_HardwareAttr : AttrDef<DLC_Dialect, "Hardware"> {
       larger contiguous ones. 0 (the default) counts bytes alone. The
       SW26010 figures (8 GB/s at 256 B blocks, 22 GB/s at 16 KiB) fit about
       470 bytes per block.
+    - `target`: the rest of the machine, the parameters only the target's
+      own lowering, cost model and executor read (clock, core counts,
+      bandwidth curves, ...), as a dictionary of integers, floats, booleans
+      and arrays of numbers. The target supplies the defaults and checks
+      them (`Target::verifyHardware`); `--hw name=value` overrides them
+      like the fields above (arrays as `a:b:c`).
 
     ```mlir
     module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 65536,
@@ -45,13 +51,20 @@ def DLC_HardwareAttr : AttrDef<DLC_Dialect, "Hardware"> {
     DefaultValuedParameter<"int64_t", "1">:$local_memory_space,
     DefaultValuedParameter<"int64_t", "1">:$banks,
     DefaultValuedParameter<"bool", "true">:$double_buffering,
-    DefaultValuedParameter<"int64_t", "0">:$dma_block_overhead_bytes
+    DefaultValuedParameter<"int64_t", "0">:$dma_block_overhead_bytes,
+    OptionalParameter<"mlir::DictionaryAttr">:$target
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Name of the module attribute that holds the description.
     static constexpr llvm::StringLiteral kAttrName = "dlc.hardware";
+    /// The integer parameter `name` of `target`, or `fallback`.
+    int64_t getTargetInt(llvm::StringRef name, int64_t fallback) const;
+    /// The numeric parameter `name` of `target`, or `fallback`.
+    double getTargetFloat(llvm::StringRef name, double fallback) const;
+    /// The numeric array parameter `name` of `target` (empty if absent).
+    llvm::SmallVector<double> getTargetArray(llvm::StringRef name) const;
     /// True when the machine has a software-managed local memory.
     bool hasLocalMemory() const { return getLocalMemoryBytes() > 0; }
     /// The description of the module enclosing `op` (or of `op` itself when

@@ -44,6 +44,11 @@ bool isUnsignedElementType(mlir::Type type);
 /// or empty.
 std::string getNodeName(mlir::Location loc);
 
+/// The ONNX node `op` comes from: the first NameLoc of its location, else
+/// `file:line:col`, else the printed location (the names diagnostics,
+/// reports and `dlc.eliminated_copies` use).
+std::string getNodeName(mlir::Operation *op);
+
 /// Numpy broadcast of two static shapes; failure if incompatible.
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);

@@ -1,0 +1,26 @@
+//===- Passes.h - the Sunway target's passes --------------------*- C++ -*-===//
+#ifndef DLC_TARGET_SUNWAY_PASSES_H
+#define DLC_TARGET_SUNWAY_PASSES_H
+
+#include "dlc/Dialect/Sunway/IR/SunwayOps.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/EmitC/IR/EmitC.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace dlc::sunway {
+
+#define GEN_PASS_DECL
+#include "dlc/Target/Sunway/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "dlc/Target/Sunway/Passes.h.inc"
+
+} // namespace dlc::sunway
+
+#endif // DLC_TARGET_SUNWAY_PASSES_H

@@ -1,0 +1,95 @@
+//===- Passes.td - the Sunway target's passes --------------*- tablegen -*-===//
+//
+// Affine IR with explicit transfers (the shared memory pipeline's result)
+// -> sunway dialect -> EmitC. See docs/Targets/Sunway.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_TARGET_SUNWAY_PASSES_TD
+#define DLC_TARGET_SUNWAY_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def OutlineKernels : Pass<"dlc-sunway-outline-kernels", "mlir::func::FuncOp"> {
+  let summary = "Run every staged nest as a kernel on the 64 CPEs";
+  let description = [{
+    Runs inside the shared memory pipeline, after `dlc-generate-transfers`
+    and before double buffering. Every stretch of the function body that
+    stages data in local memory (from the first local buffer or DMA tag
+    allocated to the point where none is live any more: one nest with its
+    buffers and transfers) becomes a `sunway.launch` whose operands are
+    the main-memory buffers it uses; constants are cloned in and
+    main-memory allocations are moved out (the MPE allocates). Nests that
+    stage nothing stay in the function body and run on the MPE, with a
+    remark.
+
+    Inside the kernel, the nest's outermost tile loop is spread over the
+    CPEs when it is parallel (`dlc.parallel`) and nothing outside it writes
+    main memory: CPE `id` runs iterations `id`, `id + 64`, ... (the loop
+    gets lower bound `lb + id * step`, step `64 * step`, and
+    `dlc.distributed = {units, trips}` for double buffering). Otherwise CPE
+    0 runs the kernel alone, with a remark saying why.
+
+    Before:
+    ```mlir
+    %tag = memref.alloc() : memref<1xi32>
+    %a = memref.alloc() : memref<16x64xf32, 1>
+    affine.for %i0 = 0 to 256 step 16 {   // dlc.tile_loop, dlc.parallel
+      affine.dma_start %A[%i0, 0], %a[0, 0], %tag[0], %c1024 ...
+      ...
+    }
+    memref.dealloc %a : memref<16x64xf32, 1>
+    memref.dealloc %tag : memref<1xi32>
+    ```
+    After:
+    ```mlir
+    sunway.launch "k0" (%A) : memref<256x64xf32> attributes {ldm_bytes = 0, node = "mm"} {
+    ^bb0(%id: index, %row: index, %col: index, %A_: memref<256x64xf32>):
+      %tag = memref.alloc() : memref<1xi32>
+      %a = memref.alloc() : memref<16x64xf32, 1>
+      affine.for %i0 = affine_map<()[s0] -> (s0 * 16)>()[%id] to 256 step 1024 {
+        ...
+    ```
+  }];
+  let dependentDialects = ["dlc::sunway::SunwayDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def AssignLDM : Pass<"dlc-sunway-assign-ldm", "mlir::func::FuncOp"> {
+  let summary = "Place each kernel's local buffers in LDM and lower its DMA to athread's";
+  let description = [{
+    In every `sunway.launch`: each local buffer (`memref.alloc` in the
+    hardware's `local_memory_space`) becomes a `sunway.ldm_alloc` at a
+    fixed offset (first fit over the buffers' lifetimes, aligned to
+    `simd_align_bytes`); the DMA tags become reply words in LDM with a
+    count of the transfers started on each; `affine.dma_start` becomes
+    `sunway.dma_get` or `sunway.dma_put` in PE mode with the block size
+    and stride of the transfer, and `affine.dma_wait` a
+    `sunway.wait_reply` for every transfer started on its tag. The
+    kernel's `ldm_bytes` is the end of its last buffer, its reply words
+    included. A kernel whose buffers do not fit the LDM left to buffers
+    (`ldm_bytes` minus `stack_reserve_bytes`) is an error naming the ONNX
+    node, the bytes and the budget.
+
+    Before:
+    ```mlir
+    %tag = memref.alloc() : memref<1xi32>
+    %a = memref.alloc() : memref<64xf32, 1>
+    affine.dma_start %A[0], %a[0], %tag[0], %c64 : ...
+    affine.dma_wait %tag[0], %c64 : memref<1xi32>
+    ```
+    After:
+    ```mlir
+    %reply = sunway.ldm_alloc offset 0 : memref<1xi32, #sunway.ldm>
+    %issued = sunway.ldm_alloc offset 16 : memref<1xi32, #sunway.ldm>
+    %a = sunway.ldm_alloc offset 32 : memref<64xf32, #sunway.ldm>
+    sunway.dma_get pe %A[%c0], %a[%c0], %c64 reply %reply[%c0] : ...
+    sunway.wait_reply %reply[%c0], %n : memref<1xi32, #sunway.ldm>
+    ```
+  }];
+  let dependentDialects = ["dlc::sunway::SunwayDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+#endif // DLC_TARGET_SUNWAY_PASSES_TD
