@@ -746,7 +746,9 @@ static LogicalResult checkShapeInferenceHazards(const onnx::GraphProto &graph,
           llvm::any_of(attr.ints(), [](int64_t s) { return s <= 0; })) {
         std::string name = getNodeName(node, index);
         InFlightDiagnostic diag =
-            emitError(NameLoc::get(StringAttr::get(ctx, name)))
+            emitError(NameLoc::get(
+                StringAttr::get(ctx, name),
+                NameLoc::get(StringAttr::get(ctx, node.op_type()))))
             << "strides must be positive";
         attachNodeNote(*diag.getUnderlyingDiagnostic(), node, name);
         return diag;
@@ -764,7 +766,9 @@ static LogicalResult checkShapeInferenceHazards(const onnx::GraphProto &graph,
 LogicalResult ModelImporter::importNode(const onnx::NodeProto &node,
                                         unsigned index) {
   std::string name = getNodeName(node, index);
-  Location loc = NameLoc::get(StringAttr::get(ctx, name));
+  // The node's name, and inside it its op type (what reports call `op`).
+  Location loc = NameLoc::get(StringAttr::get(ctx, name),
+                             NameLoc::get(StringAttr::get(ctx, node.op_type())));
 
   // Every error about this node says which ONNX node it is.
   ScopedDiagnosticHandler noteNode(ctx, [&](Diagnostic &diag) {

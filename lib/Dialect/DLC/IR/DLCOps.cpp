@@ -62,6 +62,19 @@ std::string dlc::getNodeName(Location loc) {
   return name;
 }
 
+std::string dlc::getNodeOpType(Location loc) {
+  std::string opType;
+  loc->walk([&](Location nested) {
+    if (auto nameLoc = dyn_cast<NameLoc>(nested)) {
+      if (auto child = dyn_cast<NameLoc>(nameLoc.getChildLoc()))
+        opType = child.getName().str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return opType;
+}
+
 Operation *DLCDialect::materializeConstant(OpBuilder &builder, Attribute value,
                                            Type type, Location loc) {
   auto elements = dyn_cast<ElementsAttr>(value);

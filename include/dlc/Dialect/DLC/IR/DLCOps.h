@@ -44,6 +44,10 @@ bool isUnsignedElementType(mlir::Type type);
 /// or empty.
 std::string getNodeName(mlir::Location loc);
 
+/// The ONNX op type (`Conv`, `Gemm`, ...) the importer records inside the
+/// node's NameLoc, or empty.
+std::string getNodeOpType(mlir::Location loc);
+
 /// The ONNX node `op` comes from: the first NameLoc of its location, else
 /// `file:line:col`, else the printed location (the names diagnostics,
 /// reports and `dlc.eliminated_copies` use).
