@@ -62,6 +62,7 @@ ModelCost dlc::computeModelCost(ModuleOp module) {
     OpCost &entry = cost.ops.emplace_back();
     entry.name = getNodeName(op->getLoc());
     entry.opName = op->getName().getStringRef().str();
+    entry.opType = getNodeOpType(op->getLoc());
     llvm::raw_string_ostream locationStream(entry.location);
     op->getLoc().print(locationStream);
     entry.macs = computeMACs(op);

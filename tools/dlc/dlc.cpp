@@ -20,9 +20,11 @@
 #include "dlc/Import/ONNX/ONNXImporter.h"
 #include "dlc/InitAll.h"
 #include "dlc/Pipelines/Pipelines.h"
+#include "dlc/Support/ArtifactManifest.h"
 #include "dlc/Support/CostReport.h"
 #include "dlc/Support/EntrySignature.h"
 #include "dlc/Support/ONNXInputBinding.h"
+#include "dlc/Support/TargetReport.h"
 #include "dlc/Support/Tensor.h"
 #include "dlc/Target/Target.h"
 
@@ -119,6 +121,12 @@ cl::opt<std::string>
                              "into this directory"),
                     cl::value_desc("dir"), cl::cat(dlcCategory));
 
+cl::opt<std::string> runReportPath(
+    "report",
+    cl::desc("run: write what the target's executor counted in the last run "
+             "(the report schema of the user guide) to this file"),
+    cl::value_desc("file"), cl::cat(dlcCategory));
+
 cl::opt<bool> printOutputs(
     "print-outputs",
     cl::desc("run: print every output (a summary and its first values)"),
@@ -144,13 +152,15 @@ constexpr llvm::StringLiteral kUsage =
     "      write the target's artifacts, DIR/report.json and\n"
     "      DIR/memory_report.json (transfers per node; --hw to describe the\n"
     "      machine's local memory)\n"
-    "  dlc run MODEL_OR_TESTDIR [--target T] [--rtol X] [--atol Y] "
+    "  dlc run MODEL_OR_DIR [--target T] [--rtol X] [--atol Y] "
     "[--seed N]\n"
-    "          [--write-outputs DIR] [--print-outputs]\n"
+    "          [--write-outputs DIR] [--print-outputs] [--report FILE]\n"
     "      compile and execute; on an ONNX backend-test directory "
     "(model.onnx,\n"
     "      test_data_set_*/input_*.pb, output_*.pb) compare every output and\n"
-    "      exit non-zero on a mismatch, on a bare model run random inputs\n"
+    "      exit non-zero on a mismatch, on a bare model run random inputs; on\n"
+    "      a directory written by `dlc compile`, load its artifacts instead\n"
+    "      of compiling; --report writes what the executor counted\n"
     "  dlc targets\n"
     "      list the targets\n\n"
     "MODEL: .onnx, ONNX text syntax (.onnxtxt), or .mlir in the dlc dialect\n"
@@ -183,6 +193,7 @@ LogicalResult checkOptionsFor(llvm::StringRef command) {
       {"--seed", seedOption.getNumOccurrences() > 0, isRun},
       {"--write-outputs", writeOutputsDir.getNumOccurrences() > 0, isRun},
       {"--print-outputs", printOutputs.getNumOccurrences() > 0, isRun},
+      {"--report", runReportPath.getNumOccurrences() > 0, isRun},
       {"--bind-static-inputs", bindStaticInputsOption.getNumOccurrences() > 0,
        isRun},
   };
@@ -278,6 +289,22 @@ LogicalResult writeFile(llvm::StringRef path,
 // dlc compile
 //===----------------------------------------------------------------------===//
 
+/// Writes `report` as JSON to `path`.
+LogicalResult writeReport(const TargetReport &report, llvm::StringRef path) {
+  return writeFile(path, [&](llvm::raw_ostream &os) {
+    os << llvm::formatv("{0:2}", llvm::json::Value(report.toJSON())) << "\n";
+  });
+}
+
+/// The tensor-level signature of the imported model's entry.
+FailureOr<EntrySignature> getModelSignature(ModuleOp module) {
+  func::FuncOp entry = getEntryFunction(module);
+  if (!entry)
+    return module->emitError("no entry function: expected @main or exactly "
+                             "one function with a body");
+  return getEntrySignature(entry);
+}
+
 /// The report is computed on the cleaned-up dlc IR (Identity, Dropout and
 /// BatchNorm-into-Conv folded away) that every target's pipeline starts from.
 FailureOr<ModelCost> computeCleanedUpCost(ModuleOp module) {
@@ -319,17 +346,22 @@ int compileModel(llvm::StringRef modelPath, MLIRContext &context,
   FailureOr<ModelCost> cost = computeCleanedUpCost(*module);
   if (failed(cost))
     return 1;
-  llvm::json::Object report = toJSON(*cost);
-  report["model"] = modelPath.str();
-  report["target"] = target->getName().str();
-  if (failed(writeFile(reportPath, [&](llvm::raw_ostream &os) {
-        os << llvm::formatv("{0:2}", llvm::json::Value(std::move(report)))
-           << "\n";
-      })))
+  FailureOr<EntrySignature> signature = getModelSignature(*module);
+  if (failed(signature))
     return 1;
-
-  if (failed(runPipeline(*target, *module, memoryReportPath)) ||
-      failed(target->serialize(*module, outputDir)))
+  if (failed(runPipeline(*target, *module, memoryReportPath)))
+    return 1;
+  FailureOr<TargetReport> report = target->predictReport(*module, *cost);
+  if (failed(report))
+    return 1;
+  report->model = modelPath.str();
+  if (failed(writeReport(*report, reportPath)))
+    return 1;
+  ArtifactManifest manifest;
+  manifest.target = target->getName().str();
+  manifest.model = modelPath.str();
+  manifest.signature = *signature;
+  if (failed(target->serialize(*module, outputDir, std::move(manifest), *cost)))
     return 1;
   llvm::outs() << "compiled " << modelPath << " for " << target->getName()
                << " into " << outputDir << " (" << cost->ops.size() << " ops, "
@@ -533,18 +565,16 @@ compileForRun(const Target &target, llvm::StringRef modelPath,
     return failure();
   timing.importSeconds += secondsSince(start);
 
-  func::FuncOp entry = getEntryFunction(*module);
-  if (!entry)
-    return module->emitError("no entry function: expected @main or exactly "
-                             "one function with a body");
-  FailureOr<EntrySignature> signature = getEntrySignature(entry);
+  FailureOr<EntrySignature> signature = getModelSignature(*module);
   if (failed(signature))
     return failure();
 
   start = Clock::now();
-  if (failed(runPipeline(target, *module)))
+  FailureOr<ModelCost> cost = computeCleanedUpCost(*module);
+  if (failed(cost) || failed(runPipeline(target, *module)))
     return failure();
-  FailureOr<std::unique_ptr<Executable>> executable = target.load(*module);
+  FailureOr<std::unique_ptr<Executable>> executable =
+      target.load(*module, *cost);
   if (failed(executable))
     return failure();
   timing.compileSeconds += secondsSince(start);
@@ -561,6 +591,45 @@ execute(CompiledModel &model, llvm::ArrayRef<Tensor> inputs, Timing &timing) {
     return failure();
   }
   return std::move(*outputs);
+}
+
+/// A directory written by `dlc compile`: its target loads the artifacts.
+FailureOr<CompiledModel> loadCompiled(llvm::StringRef dir, MLIRContext &context,
+                                      Timing &timing) {
+  Clock::time_point start = Clock::now();
+  llvm::Expected<ArtifactManifest> manifest = readArtifactManifest(dir);
+  if (!manifest) {
+    error() << llvm::toString(manifest.takeError()) << "\n";
+    return failure();
+  }
+  if (targetName.getNumOccurrences() && targetName != manifest->target) {
+    error() << dir << " was compiled for '" << manifest->target
+            << "', not for '" << targetName << "'\n";
+    return failure();
+  }
+  targetName = manifest->target;
+  const Target *target = getTarget();
+  if (!target)
+    return failure();
+  FailureOr<std::unique_ptr<Executable>> executable =
+      target->loadArtifacts(dir, *manifest, &context);
+  if (failed(executable))
+    return failure();
+  timing.compileSeconds += secondsSince(start);
+  return CompiledModel{manifest->signature, std::move(*executable)};
+}
+
+/// With --report, writes what the executor counted in the last run.
+int writeRunReport(const CompiledModel &model, llvm::StringRef input) {
+  if (runReportPath.empty())
+    return 0;
+  llvm::Expected<TargetReport> report = model.executable->getReport();
+  if (!report) {
+    error() << llvm::toString(report.takeError()) << "\n";
+    return 1;
+  }
+  report->model = input.str();
+  return failed(writeReport(*report, runReportPath)) ? 1 : 0;
 }
 
 /// A bare model: seeded random inputs, output summaries.
@@ -704,7 +773,18 @@ int runModel(llvm::StringRef input, MLIRContext &context,
       return 1;
     llvm::outs() << "dlc run " << input << " --target " << target->getName()
                  << "\n";
-    return runOnRandomInputs(*model, timing);
+    int status = runOnRandomInputs(*model, timing);
+    return status ? status : writeRunReport(*model, input);
+  }
+
+  if (isCompiledDirectory(input)) {
+    FailureOr<CompiledModel> model = loadCompiled(input, context, timing);
+    if (failed(model))
+      return 1;
+    llvm::outs() << "dlc run " << input << " --target " << targetName
+                 << " (compiled artifacts)\n";
+    int status = runOnRandomInputs(*model, timing);
+    return status ? status : writeRunReport(*model, input);
   }
 
   FailureOr<std::string> modelPath = findModelInTestDir(input);
@@ -754,6 +834,7 @@ int runModel(llvm::StringRef input, MLIRContext &context,
                << llvm::format(" (rtol %g, atol %g)\n", tolerance.rtol,
                                tolerance.atol);
   unsigned numOutputs = 0, numMismatches = 0;
+  std::optional<CompiledModel> specialized_last;
   for (DataSet &dataSet : *dataSets) {
     std::optional<CompiledModel> specialized;
     if (onnxModel) {
@@ -771,8 +852,13 @@ int runModel(llvm::StringRef input, MLIRContext &context,
     if (failed(checkDataSet(specialized ? *specialized : *shared, dataSet,
                             tolerance, timing, numOutputs, numMismatches)))
       return 1;
+    if (specialized)
+      specialized_last = std::move(specialized);
   }
   timing.print();
+  if (int status =
+          writeRunReport(specialized_last ? *specialized_last : *shared, input))
+    return status;
   if (numMismatches) {
     llvm::outs() << "FAILED: " << numMismatches << " of " << numOutputs
                  << " outputs mismatch\n";

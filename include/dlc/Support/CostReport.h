@@ -23,6 +23,8 @@ struct OpCost {
   std::string name;
   /// "dlc.conv", ...
   std::string opName;
+  /// The ONNX op type of the node ("Conv"), or empty.
+  std::string opType;
   /// The op's location, printed.
   std::string location;
   /// Multiply-accumulates of the contractions (conv, gemm, matmul); zero

@@ -80,7 +80,8 @@ mlir::FailureOr<EntrySignature> getEntrySignature(mlir::func::FuncOp func);
 /// The signature `dlc-record-entry-signature` recorded on `module`, or an
 /// error on the module when it has none (it did not go through a target
 /// pipeline).
-mlir::FailureOr<EntrySignature> getRecordedEntrySignature(mlir::ModuleOp module);
+mlir::FailureOr<EntrySignature>
+getRecordedEntrySignature(mlir::ModuleOp module);
 
 } // namespace dlc
 

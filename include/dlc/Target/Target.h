@@ -13,7 +13,10 @@
 
 #include "dlc/Dialect/DLC/IR/DLCOps.h"
 #include "dlc/Pipelines/Pipelines.h"
+#include "dlc/Support/ArtifactManifest.h"
+#include "dlc/Support/CostReport.h"
 #include "dlc/Support/EntrySignature.h"
+#include "dlc/Support/TargetReport.h"
 #include "dlc/Support/Tensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -46,6 +49,9 @@ public:
   /// wrong number, kind or shape are an error.
   virtual llvm::Expected<std::vector<Tensor>>
   run(llvm::ArrayRef<Tensor> inputs) = 0;
+  /// What the executor counted in the last `run`, in the report schema
+  /// (source "simulated" or "measured"; `dlc run --report`).
+  virtual llvm::Expected<TargetReport> getReport() const = 0;
 };
 
 class Target {
@@ -75,13 +81,30 @@ public:
                          const PipelineOptions &options) const;
 
   /// Writes the artifacts of `dlc compile` for a module that went through
-  /// buildPipeline into `outputDir` (which exists).
+  /// buildPipeline into `outputDir` (which exists), with their manifest
+  /// (`manifest` holds the shared fields; the target adds its records).
   virtual mlir::LogicalResult serialize(mlir::ModuleOp module,
-                                        llvm::StringRef outputDir) const = 0;
+                                        llvm::StringRef outputDir,
+                                        ArtifactManifest manifest,
+                                        const ModelCost &cost) const = 0;
 
-  /// Prepares a module that went through buildPipeline for execution.
+  /// The compiler's prediction (source "predicted", DIR/report.json) for a
+  /// module that went through buildPipeline; `cost` holds the tensor-level
+  /// MACs and bytes of each ONNX node.
+  virtual mlir::FailureOr<TargetReport>
+  predictReport(mlir::ModuleOp module, const ModelCost &cost) const = 0;
+
+  /// Prepares a module that went through buildPipeline for execution;
+  /// `cost` as for predictReport.
   virtual mlir::FailureOr<std::unique_ptr<Executable>>
-  load(mlir::ModuleOp module) const = 0;
+  load(mlir::ModuleOp module, const ModelCost &cost) const = 0;
+
+  /// Prepares the artifacts `serialize` wrote into `dir` for execution
+  /// (`dlc run DIR`): the loaders of binaries, traces and weights files run
+  /// here.
+  virtual mlir::FailureOr<std::unique_ptr<Executable>>
+  loadArtifacts(llvm::StringRef dir, const ArtifactManifest &manifest,
+                mlir::MLIRContext *context) const = 0;
 };
 
 /// Registers a target under its name; called once per target at start-up.

@@ -35,7 +35,11 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "mlir/AsmParser/AsmParser.h"
+
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -45,6 +49,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <chrono>
 #include <mutex>
 
 using namespace mlir;
@@ -180,18 +185,64 @@ void appendMemRefDescriptor(std::vector<int64_t> &words, void *data,
   words.insert(words.end(), strides.begin(), strides.end());
 }
 
+/// The description the module was compiled for (the default one when the
+/// module carries none).
+HardwareAttr getHardwareInForce(ModuleOp module) {
+  if (HardwareAttr hardware = HardwareAttr::lookup(module))
+    return hardware;
+  if (auto text = module->getAttrOfType<StringAttr>(kHardwareTextAttr)) {
+    module.getContext()->loadDialect<DLCDialect>();
+    if (auto hardware = dyn_cast_or_null<HardwareAttr>(
+            parseAttribute(text.getValue(), module.getContext())))
+      return hardware;
+  }
+  return HardwareAttr::get(module.getContext(), 0, 1, 1, true, 0,
+                           DictionaryAttr());
+}
+
+/// The host's layers: every ONNX node with its tensor-level MACs and bytes.
+std::vector<LayerFigures> getHostLayers(const ModelCost &cost) {
+  std::vector<LayerFigures> layers;
+  for (const OpCost &op : cost.ops) {
+    LayerFigures &layer = layers.emplace_back();
+    layer.name = op.name.empty() ? op.location : op.name;
+    layer.op = op.opType.empty() ? op.opName : op.opType;
+    layer.macs = op.macs;
+    layer.dramReadBytes = op.bytesRead;
+    layer.dramWriteBytes = op.bytesWritten;
+  }
+  return layers;
+}
+
+/// The host's reports: nanoseconds as cycles of a nominal 1 GHz clock (the
+/// host has no cycle model; measured runs time the whole model).
+TargetReport makeHostReport(StringRef source, std::vector<LayerFigures> layers,
+                            HardwareAttr hardware) {
+  TargetReport report;
+  report.target = "host";
+  report.source = source.str();
+  report.clockHz = 1e9;
+  report.hardware = hardwareToJSON(hardware);
+  report.layers = std::move(layers);
+  return report;
+}
+
 class HostExecutable : public Executable {
 public:
-  HostExecutable(EntrySignature signature,
-                 std::unique_ptr<llvm::TargetMachine> optimizerMachine,
-                 std::function<llvm::Error(llvm::Module *)> optimizer)
-      : signature(std::move(signature)),
-        optimizerMachine(std::move(optimizerMachine)),
-        optimizer(std::move(optimizer)) {}
+  /// `call` runs the entry on one descriptor pointer per input and output.
+  HostExecutable(EntrySignature signature, std::vector<LayerFigures> layers,
+                 HardwareAttr hardware)
+      : signature(std::move(signature)), layers(std::move(layers)),
+        hardware(hardware) {}
 
-  /// Compiles `module` (already in the LLVM dialect) and looks up the entry.
+  /// JIT-compiles `module` (already in the LLVM dialect) with the
+  /// ExecutionEngine.
   LogicalResult compile(ModuleOp module,
-                        std::unique_ptr<llvm::TargetMachine> jitMachine) {
+                        std::unique_ptr<llvm::TargetMachine> jitMachine,
+                        std::unique_ptr<llvm::TargetMachine> optimizerMachine) {
+    this->optimizerMachine = std::move(optimizerMachine);
+    optimizer = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
+                                          this->optimizerMachine.get());
     ExecutionEngineOptions options;
     // The engine keeps this reference and optimises lazily, on lookup.
     options.transformer = optimizer;
@@ -211,8 +262,56 @@ public:
     if (!function)
       return module.emitError() << "cannot find the entry function: "
                                 << llvm::toString(function.takeError());
-    entry = *function;
+    auto packed = *function;
+    call = [packed](std::vector<void *> &descriptors) {
+      // The packed wrapper takes one pointer per argument, and each
+      // argument of the C interface is itself a pointer to a descriptor.
+      std::vector<void *> packedArgs;
+      for (void *&pointer : descriptors)
+        packedArgs.push_back(&pointer);
+      packed(packedArgs.data());
+    };
     return success();
+  }
+
+  /// Links the object file `dlc compile` wrote (model.o) with ORC.
+  llvm::Error link(StringRef objectPath) {
+    initializeLLVMOnce();
+    auto created = llvm::orc::LLJITBuilder().create();
+    if (!created)
+      return created.takeError();
+    jit = std::move(*created);
+    auto buffer = llvm::MemoryBuffer::getFile(objectPath);
+    if (!buffer)
+      return llvm::createStringError("cannot read %s: %s",
+                                     objectPath.str().c_str(),
+                                     buffer.getError().message().c_str());
+    if (llvm::Error error = jit->addObjectFile(std::move(*buffer)))
+      return error;
+    char prefix = jit->getDataLayout().getGlobalPrefix();
+    for (const char *library :
+         {kRuntimeLibrary.data(), (const char *)nullptr}) {
+      auto generator =
+          library
+              ? llvm::orc::DynamicLibrarySearchGenerator::Load(library, prefix)
+              : llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+                    prefix);
+      if (!generator)
+        return generator.takeError();
+      jit->getMainJITDylib().addGenerator(std::move(*generator));
+    }
+    auto symbol = jit->lookup("_mlir_ciface_" + signature.functionName);
+    if (!symbol)
+      return symbol.takeError();
+    void *address = symbol->toPtr<void *>();
+    size_t arity = signature.inputs.size() + signature.outputs.size();
+    if (arity > kMaxObjectArity)
+      return llvm::createStringError(
+          "the host runs compiled objects with at most %zu inputs and "
+          "outputs; this model has %zu (run the model itself instead)",
+          kMaxObjectArity, arity);
+    call = [address](std::vector<void *> &d) { callWithArity(address, d); };
+    return llvm::Error::success();
   }
 
   const EntrySignature &getSignature() const override { return signature; }
@@ -244,25 +343,85 @@ public:
     for (Tensor &tensor : outputs)
       appendMemRefDescriptor(descriptors.emplace_back(), tensor.data.data(),
                              tensor.shape);
-    // The packed wrapper takes one pointer per argument, and each argument
-    // of the C interface is itself a pointer to a descriptor.
     std::vector<void *> descriptorPointers;
     for (std::vector<int64_t> &descriptor : descriptors)
       descriptorPointers.push_back(descriptor.data());
-    std::vector<void *> packedArgs;
-    for (void *&pointer : descriptorPointers)
-      packedArgs.push_back(&pointer);
-    entry(packedArgs.data());
+    auto start = std::chrono::steady_clock::now();
+    call(descriptorPointers);
+    lastSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    hasRun = true;
     return outputs;
   }
 
+  llvm::Expected<TargetReport> getReport() const override {
+    if (!hasRun)
+      return llvm::createStringError("the model has not run yet");
+    TargetReport report = makeHostReport("measured", layers, hardware);
+    report.measuredCycles = lastSeconds * report.clockHz;
+    return report;
+  }
+
 private:
+  static constexpr size_t kMaxObjectArity = 16;
+
+  /// Calls `void f(void *, ...)` with `d.size()` descriptor pointers.
+  static void callWithArity(void *f, std::vector<void *> &d) {
+    using P = void *;
+    switch (d.size()) {
+#define DLC_CALL(N, ...)                                                       \
+  case N:                                                                      \
+    return reinterpret_cast<void (*)(__VA_ARGS__)>(f)
+      DLC_CALL(0, void)();
+      DLC_CALL(1, P)(d[0]);
+      DLC_CALL(2, P, P)(d[0], d[1]);
+      DLC_CALL(3, P, P, P)(d[0], d[1], d[2]);
+      DLC_CALL(4, P, P, P, P)(d[0], d[1], d[2], d[3]);
+      DLC_CALL(5, P, P, P, P, P)(d[0], d[1], d[2], d[3], d[4]);
+      DLC_CALL(6, P, P, P, P, P, P)(d[0], d[1], d[2], d[3], d[4], d[5]);
+      DLC_CALL(7, P, P, P, P, P, P, P)(d[0], d[1], d[2], d[3], d[4], d[5],
+                                       d[6]);
+      DLC_CALL(8, P, P, P, P, P, P, P, P)
+      (d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
+      DLC_CALL(9, P, P, P, P, P, P, P, P, P)
+      (d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8]);
+      DLC_CALL(10, P, P, P, P, P, P, P, P, P, P)
+      (d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9]);
+      DLC_CALL(11, P, P, P, P, P, P, P, P, P, P, P)
+      (d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10]);
+      DLC_CALL(12, P, P, P, P, P, P, P, P, P, P, P, P)
+      (d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10],
+       d[11]);
+      DLC_CALL(13, P, P, P, P, P, P, P, P, P, P, P, P, P)
+      (d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11],
+       d[12]);
+      DLC_CALL(14, P, P, P, P, P, P, P, P, P, P, P, P, P, P)
+      (d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11],
+       d[12], d[13]);
+      DLC_CALL(15, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P)
+      (d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11],
+       d[12], d[13], d[14]);
+      DLC_CALL(16, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P)
+      (d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11],
+       d[12], d[13], d[14], d[15]);
+#undef DLC_CALL
+    default:
+      return;
+    }
+  }
+
   EntrySignature signature;
+  std::vector<LayerFigures> layers;
+  HardwareAttr hardware;
   // Declared before the engine, which uses them until it is destroyed.
   std::unique_ptr<llvm::TargetMachine> optimizerMachine;
   std::function<llvm::Error(llvm::Module *)> optimizer;
   std::unique_ptr<ExecutionEngine> engine;
-  void (*entry)(void **) = nullptr;
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::function<void(std::vector<void *> &)> call;
+  double lastSeconds = 0;
+  bool hasRun = false;
 };
 
 class HostTarget : public Target {
@@ -293,7 +452,23 @@ public:
     buildHostPipeline(pm, options);
   }
 
-  LogicalResult serialize(ModuleOp module, StringRef outputDir) const override {
+  LogicalResult serialize(ModuleOp module, StringRef outputDir,
+                          ArtifactManifest manifest,
+                          const ModelCost &cost) const override {
+    llvm::json::Array layers;
+    for (const LayerFigures &layer : getHostLayers(cost))
+      layers.push_back(
+          llvm::json::Object{{"name", layer.name},
+                             {"op", layer.op},
+                             {"macs", layer.macs},
+                             {"dram_read_bytes", layer.dramReadBytes},
+                             {"dram_write_bytes", layer.dramWriteBytes}});
+    manifest.extra["layers"] = std::move(layers);
+    llvm::raw_string_ostream hardwareText(manifest.hardware);
+    Attribute(getHardwareInForce(module)).print(hardwareText);
+    if (llvm::Error error = writeArtifactManifest(outputDir, manifest))
+      return module.emitError() << llvm::toString(std::move(error));
+
     registerLLVMTranslations(module.getContext());
     llvm::LLVMContext llvmContext;
     std::unique_ptr<llvm::Module> llvmModule =
@@ -348,7 +523,15 @@ public:
     return success();
   }
 
-  FailureOr<std::unique_ptr<Executable>> load(ModuleOp module) const override {
+  FailureOr<TargetReport> predictReport(ModuleOp module,
+                                        const ModelCost &cost) const override {
+    // No cycle model: the layers' MACs and bytes, cycles 0.
+    return makeHostReport("predicted", getHostLayers(cost),
+                          getHardwareInForce(module));
+  }
+
+  FailureOr<std::unique_ptr<Executable>>
+  load(ModuleOp module, const ModelCost &cost) const override {
     FailureOr<EntrySignature> signature = getRecordedEntrySignature(module);
     if (failed(signature) || failed(verifyCInterface(module, *signature)))
       return failure();
@@ -358,13 +541,42 @@ public:
         createHostTargetMachine(module, /*forObjectFile=*/false);
     if (failed(jitMachine) || failed(optimizerMachine))
       return failure();
-    auto optimizer = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
-                                               optimizerMachine->get());
     auto executable = std::make_unique<HostExecutable>(
-        std::move(*signature), std::move(*optimizerMachine),
-        std::move(optimizer));
-    if (failed(executable->compile(module, std::move(*jitMachine))))
+        std::move(*signature), getHostLayers(cost), getHardwareInForce(module));
+
+    if (failed(executable->compile(module, std::move(*jitMachine),
+                                   std::move(*optimizerMachine))))
       return failure();
+    return std::unique_ptr<Executable>(std::move(executable));
+  }
+
+  FailureOr<std::unique_ptr<Executable>>
+  loadArtifacts(StringRef dir, const ArtifactManifest &manifest,
+                MLIRContext *context) const override {
+    context->loadDialect<DLCDialect>();
+    Location loc = FileLineColLoc::get(context, dir, 0, 0);
+    auto hardware = dyn_cast_or_null<HardwareAttr>(
+        parseAttribute(manifest.hardware, context));
+    std::vector<LayerFigures> layers;
+    if (const llvm::json::Array *records = manifest.extra.getArray("layers"))
+      for (const llvm::json::Value &value : *records)
+        if (const llvm::json::Object *record = value.getAsObject()) {
+          LayerFigures &layer = layers.emplace_back();
+          layer.name = record->getString("name").value_or("").str();
+          layer.op = record->getString("op").value_or("").str();
+          layer.macs = record->getInteger("macs").value_or(0);
+          layer.dramReadBytes =
+              record->getInteger("dram_read_bytes").value_or(0);
+          layer.dramWriteBytes =
+              record->getInteger("dram_write_bytes").value_or(0);
+        }
+    auto executable = std::make_unique<HostExecutable>(
+        manifest.signature, std::move(layers), hardware);
+    SmallString<256> object(dir);
+    llvm::sys::path::append(object, "model.o");
+    if (llvm::Error error = executable->link(object))
+      return emitError(loc) << "cannot load " << object << ": "
+                            << llvm::toString(std::move(error));
     return std::unique_ptr<Executable>(std::move(executable));
   }
 };

@@ -1,6 +1,7 @@
 //===- LowerLocalMemory.cpp - local buffers and DMA on the host -----------===//
 
 #include "dlc/Dialect/DLC/IR/DLCOps.h"
+#include "dlc/Target/Host/HostTarget.h"
 #include "dlc/Target/Host/Passes.h"
 #include "dlc/Transforms/DMADescription.h"
 
@@ -17,6 +18,7 @@ namespace dlc {
 } // namespace dlc
 
 using namespace mlir;
+using dlc::kHardwareTextAttr;
 
 namespace {
 
@@ -181,6 +183,16 @@ struct LowerLocalMemoryPass
         return signalPassFailure();
     module.walk([](affine::AffineDmaWaitOp wait) { wait.erase(); });
 
+    // The description stays on the module as text, for the reports: the
+    // LLVM lowering and tools like mlir-runner know nothing of dlc's
+    // attributes.
+    if (hardware) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      Attribute(hardware).print(os);
+      module->setAttr(kHardwareTextAttr, StringAttr::get(&getContext(), text));
+      module->removeAttr(dlc::HardwareAttr::kAttrName);
+    }
     // Local buffers are only ever allocated, viewed and accessed inside
     // function bodies, so retyping the values is enough.
     auto toGlobal = [&](Value value) {
@@ -198,7 +210,6 @@ struct LowerLocalMemoryPass
           for (BlockArgument argument : block.getArguments())
             toGlobal(argument);
     });
-    module->removeAttr(dlc::HardwareAttr::kAttrName);
     // Bank layouts mean nothing to the LLVM lowering of arguments.
     module.walk([](func::FuncOp func) {
       for (unsigned i = 0; i < func.getNumArguments(); ++i)

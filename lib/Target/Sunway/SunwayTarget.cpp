@@ -6,10 +6,16 @@
 #include "dlc/Dialect/Sunway/IR/SunwayHardware.h"
 #include "dlc/Dialect/Sunway/IR/SunwayOps.h"
 #include "dlc/Target/Sunway/Passes.h"
+#include "dlc/Target/Sunway/SunwayEmission.h"
+#include "dlc/Target/Sunway/SunwayExecutor.h"
+#include "dlc/Target/Sunway/SunwayModel.h"
+#include "dlc/Target/Target.h"
 #include "dlc/Transforms/Passes.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace mlir;
 using namespace dlc;
@@ -50,17 +56,123 @@ void sunway::buildSunwayPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 }
 
+namespace {
+
+/// The manifest's Sunway records: the hardware in force, the layers (ONNX
+/// nodes with their MACs, where they run and their kernels) and the
+/// compulsory traffic.
+LogicalResult addRecords(ModuleOp module, const ModelCost &cost,
+                         ArtifactManifest &manifest) {
+  FailureOr<sunway::WeightsLayout> weights = sunway::layOutWeights(module);
+  FailureOr<EntrySignature> signature = getRecordedEntrySignature(module);
+  if (failed(weights) || failed(signature))
+    return failure();
+  manifest.signature = *signature;
+  HardwareAttr hardware = HardwareAttr::lookup(module);
+  llvm::raw_string_ostream os(manifest.hardware);
+  Attribute(hardware).print(os);
+  manifest.extra["hardware"] = hardwareToJSON(hardware);
+  manifest.extra["compulsory_dram_bytes"] =
+      sunway::getCompulsoryBytes(*signature, weights->bytes);
+  llvm::json::Array layers;
+  for (const sunway::SunwayLayer &layer :
+       sunway::getSunwayLayers(module, cost)) {
+    llvm::json::Array kernels;
+    for (const std::string &kernel : layer.kernels)
+      kernels.push_back(kernel);
+    layers.push_back(llvm::json::Object{{"name", layer.name},
+                                        {"op", layer.op},
+                                        {"macs", layer.macs},
+                                        {"unit", layer.unit},
+                                        {"kernels", std::move(kernels)}});
+  }
+  manifest.extra["layers"] = std::move(layers);
+  return success();
+}
+
+class SunwayTarget : public Target {
+public:
+  StringRef getName() const override { return "sunway"; }
+  StringRef getDescription() const override {
+    return "one SW26010 core group (MPE + 64 CPEs, 64 KiB LDM each, DMA): "
+           "athread C, run on dlc's athread emulation with an SW26010 "
+           "performance model";
+  }
+  // Tiles change the float32 summation order; see docs/Targets/Sunway.md.
+  Tolerance getDefaultTolerance() const override { return {1e-3, 1e-4}; }
+
+  HardwareAttr getDefaultHardware(MLIRContext *context) const override {
+    return sunway::getDefaultHardware(context);
+  }
+
+  void buildPipeline(OpPassManager &pm,
+                     const PipelineOptions &options) const override {
+    sunway::buildSunwayPipeline(pm, options);
+  }
+
+  LogicalResult serialize(ModuleOp module, StringRef outputDir,
+                          ArtifactManifest manifest,
+                          const ModelCost &cost) const override {
+    if (failed(addRecords(module, cost, manifest)) ||
+        failed(sunway::writeSunwayArtifacts(module, outputDir)))
+      return failure();
+    if (llvm::Error error = writeArtifactManifest(outputDir, manifest))
+      return module.emitError() << llvm::toString(std::move(error));
+    return success();
+  }
+
+  FailureOr<TargetReport> predictReport(ModuleOp module,
+                                        const ModelCost &cost) const override {
+    return sunway::predictSunwayReport(module, cost);
+  }
+
+  FailureOr<std::unique_ptr<Executable>>
+  load(ModuleOp module, const ModelCost &cost) const override {
+    ArtifactManifest manifest;
+    manifest.target = "sunway";
+    if (failed(addRecords(module, cost, manifest)))
+      return failure();
+    // The executor runs what `dlc compile` writes: the same files, in a
+    // directory of their own.
+    SmallString<256> dir;
+    if (std::error_code ec =
+            llvm::sys::fs::createUniqueDirectory("dlc-sunway-artifacts", dir))
+      return module.emitError() << "cannot create a directory for the "
+                                   "artifacts: "
+                                << ec.message();
+    if (failed(sunway::writeSunwayArtifacts(module, dir))) {
+      (void)llvm::sys::fs::remove_directories(dir);
+      return failure();
+    }
+    return sunway::loadSunwayArtifacts(module.getLoc(), dir, manifest,
+                                       sunway::SunwayHardware::get(module),
+                                       /*ownsDir=*/true);
+  }
+
+  FailureOr<std::unique_ptr<Executable>>
+  loadArtifacts(StringRef dir, const ArtifactManifest &manifest,
+                MLIRContext *context) const override {
+    context->loadDialect<DLCDialect>();
+    Location loc = FileLineColLoc::get(context, dir, 0, 0);
+    auto hardware = dyn_cast_or_null<HardwareAttr>(
+        parseAttribute(manifest.hardware, context));
+    if (!hardware)
+      return emitError(loc) << "the manifest's hardware '" << manifest.hardware
+                            << "' is not a #dlc.hardware description";
+    return sunway::loadSunwayArtifacts(loc, dir, manifest,
+                                       sunway::SunwayHardware::get(hardware),
+                                       /*ownsDir=*/false);
+  }
+};
+
+} // namespace
+
 void dlc::registerSunwayTargetDialects(DialectRegistry &registry) {
   registry.insert<sunway::SunwayDialect>();
 }
 
 void dlc::registerSunwayTarget() {
+  registerTarget(std::make_unique<SunwayTarget>());
   sunway::registerDLCSunwayPasses();
-  PassPipelineRegistration<PipelineOptions>(
-      "dlc-sunway-pipeline",
-      "dlc -> affine with the shared memory passes -> sunway dialect "
-      "(kernels on the 64 CPEs, LDM, athread DMA)",
-      [](OpPassManager &pm, const PipelineOptions &options) {
-        sunway::buildSunwayPipeline(pm, options);
-      });
+  sunway::registerSunwayTranslations();
 }

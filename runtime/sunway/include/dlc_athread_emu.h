@@ -30,6 +30,7 @@ struct dlc_emu_params {
   double bandwidth_bytes_per_second[DLC_EMU_MAX_BANDWIDTH_POINTS];
   /* extensions */
   int dma_alignment_bytes;      /* 4: addresses, len, bsize, stride */
+  double main_memory_access_cycles; /* a CPE's scalar gld/gst (no cache) */
 };
 
 void dlc_emu_default_params(struct dlc_emu_params *params);
@@ -47,6 +48,9 @@ struct dlc_emu_cpe_counters {
       clock_cycles, compute_cycles, dma_wait_cycles;
   /* extensions */
   unsigned long long regcomm_wait_cycles, barrier_wait_cycles;
+  /* scalar code (dlc_sunway.h's DLC_* accessors) */
+  unsigned long long fp_scalar, ldm_scalar_stores, main_memory_loads,
+      main_memory_stores;
 };
 
 struct dlc_emu_launch {

@@ -52,6 +52,17 @@ void athread_syn(athread_scope scope, int mask);
  * `reply`, adds one to *reply per transfer, then requires *reply == count. */
 void dlc_emu_wait_reply(volatile int *reply, int count);
 
+/* Counting hooks of scalar code (dlc_sunway.h's DLC_* accessors). */
+enum {
+  DLC_EMU_SCALAR_FP = 0,       /* one scalar floating-point instruction */
+  DLC_EMU_SCALAR_FP_DIV = 1,   /* divide, square root, math function */
+  DLC_EMU_SCALAR_LOAD = 2,     /* LDM load */
+  DLC_EMU_SCALAR_STORE = 3,    /* LDM store */
+  DLC_EMU_SCALAR_GLOAD = 4,    /* main-memory load (gld) */
+  DLC_EMU_SCALAR_GSTORE = 5    /* main-memory store (gst) */
+};
+void dlc_emu_scalar(int kind, const void *addr, int bytes);
+
 #ifdef __cplusplus
 }
 #endif

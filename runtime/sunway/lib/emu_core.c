@@ -65,6 +65,7 @@ void dlc_emu_default_params(struct dlc_emu_params *p) {
     p->bandwidth_bytes_per_second[i] = gbs[i] * 1e9;
   }
   p->dma_alignment_bytes = 4;
+  p->main_memory_access_cycles = 278;
 }
 
 static void ensure_params(void) {
@@ -83,6 +84,7 @@ int dlc_emu_configure(const struct dlc_emu_params *p) {
       p->regcomm_fifo_depth > 4096 || p->regcomm_latency_cycles < 0 ||
       p->barrier_cycles < 0 || p->spawn_overhead_cycles < 0 ||
       p->divide_cycles < 1 || p->bandwidth_points < 1 ||
+      p->main_memory_access_cycles < 0 ||
       p->bandwidth_points > DLC_EMU_MAX_BANDWIDTH_POINTS)
     return -1;
   for (i = 0; i < p->bandwidth_points; ++i) {

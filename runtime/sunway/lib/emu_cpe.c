@@ -92,6 +92,55 @@ void dlc_emu_ldm_access(const void *addr, int kind) {
   c->mem_pending += 1;
 }
 
+void dlc_emu_scalar(int kind, const void *addr, int bytes) {
+  static const char *names[] = {"", "", "scalar LDM load", "scalar LDM store",
+                                "main-memory load", "main-memory store"};
+  struct emu_cpe *c = emu_self();
+  int w;
+  if (!c)
+    return; /* the MPE's code is not modeled */
+  emu_check_abort(c);
+  if (kind < DLC_EMU_SCALAR_FP || kind > DLC_EMU_SCALAR_GSTORE)
+    emu_fail(c, "internal: unknown scalar operation %d", kind);
+  if (kind >= DLC_EMU_SCALAR_LOAD) {
+    w = emu_classify(c, addr, bytes > 0 ? (size_t)bytes : 1);
+    if (kind <= DLC_EMU_SCALAR_STORE && w != IN_LDM_TLS && w != IN_LDM_STACK)
+      emu_fail(c, "%s: address %p is not in this CPE's LDM", names[kind], addr);
+    if (kind >= DLC_EMU_SCALAR_GLOAD && w != IN_MAIN)
+      emu_fail(c, "%s: address %p is not in main memory", names[kind], addr);
+    if ((uintptr_t)addr % (bytes > 0 ? (uintptr_t)bytes : 1))
+      emu_fail(c, "%s: address %p is not %d-byte aligned", names[kind], addr,
+               bytes);
+  }
+  switch (kind) {
+  case DLC_EMU_SCALAR_FP:
+    c->c.fp_scalar++;
+    c->fp_pending += 1;
+    break;
+  case DLC_EMU_SCALAR_FP_DIV:
+    c->c.fp_scalar++;
+    c->c.fp_divide_sqrt++;
+    c->fp_pending += c->sp->p.divide_cycles;
+    break;
+  case DLC_EMU_SCALAR_LOAD:
+    c->c.ldm_scalar_loads++;
+    c->mem_pending += 1;
+    break;
+  case DLC_EMU_SCALAR_STORE:
+    c->c.ldm_scalar_stores++;
+    c->mem_pending += 1;
+    break;
+  case DLC_EMU_SCALAR_GLOAD:
+    c->c.main_memory_loads++;
+    c->mem_pending += c->sp->p.main_memory_access_cycles;
+    break;
+  default:
+    c->c.main_memory_stores++;
+    c->mem_pending += c->sp->p.main_memory_access_cycles;
+    break;
+  }
+}
+
 /* ---- blocking and deadlock ------------------------------------------------ */
 
 static struct emu_cpe *target(struct emu_cpe *c, int row_net, int idx) {

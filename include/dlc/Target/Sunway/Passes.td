@@ -92,4 +92,31 @@ def AssignLDM : Pass<"dlc-sunway-assign-ldm", "mlir::func::FuncOp"> {
                            "mlir::memref::MemRefDialect"];
 }
 
+def ConvertSunwayToEmitC : Pass<"dlc-sunway-convert-to-emitc", "mlir::ModuleOp"> {
+  let summary = "Lower the sunway-level module to EmitC: an MPE file and a CPE file";
+  let description = [{
+    The module becomes two `emitc.file`s, `host` (the MPE program: the
+    model's entry `dlc_model_run`, main-memory allocation, the nests that
+    run on the MPE, one `athread_spawn`/`athread_join` per kernel) and
+    `slave` (one `void k<N>(void *)` per `sunway.launch`, the LDM area as
+    one `__thread_local` array, athread DMA and waits). Memrefs become
+    element pointers (every memref is static, so an access is the pointer
+    indexed by its linearised position); constants of the model become
+    pointers into the weights blob that `dlc_model_run` loads and checks.
+    Loops, arithmetic and math go through upstream's SCF, arith and func
+    conversions; ops upstream does not lower (`arith.maximumf`, math
+    functions, ...) call the helpers of the ABI header `dlc_sunway.h`.
+
+    Before:
+    ```mlir
+    sunway.dma_get pe %A[%c0], %a[%c0], %c64 reply %r[%c0] : ...
+    ```
+    After (printed by `dlc-translate --sunway-to-slave-c`):
+    ```c
+    athread_get(PE_MODE, v1 + 0, v2 + 0, 256, (void *)&v3[0], 0, 0, 0);
+    ```
+  }];
+  let dependentDialects = ["mlir::emitc::EmitCDialect"];
+}
+
 #endif // DLC_TARGET_SUNWAY_PASSES_TD

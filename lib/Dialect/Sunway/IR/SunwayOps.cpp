@@ -81,6 +81,8 @@ SunwayHardware SunwayHardware::get(HardwareAttr hardware) {
   hw.regcommFifoDepth =
       hardware.getTargetInt("regcomm_fifo_depth", hw.regcommFifoDepth);
   hw.divideCycles = hardware.getTargetFloat("divide_cycles", hw.divideCycles);
+  hw.mainMemoryAccessCycles = hardware.getTargetFloat(
+      "main_memory_access_cycles", hw.mainMemoryAccessCycles);
   return hw;
 }
 
@@ -118,6 +120,8 @@ DictionaryAttr SunwayHardware::toTargetDictionary(MLIRContext *context) const {
       b.getNamedAttr("regcomm_fifo_depth",
                      b.getI64IntegerAttr(regcommFifoDepth)),
       b.getNamedAttr("divide_cycles", b.getF64FloatAttr(divideCycles)),
+      b.getNamedAttr("main_memory_access_cycles",
+                     b.getF64FloatAttr(mainMemoryAccessCycles)),
   });
 }
 

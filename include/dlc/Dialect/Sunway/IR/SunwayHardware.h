@@ -43,6 +43,9 @@ struct SunwayHardware {
   double regcommLatencyCycles = 11;
   int64_t regcommFifoDepth = 4;
   double divideCycles = 32;
+  /// A CPE's scalar load or store of main memory (gld/gst; CPEs have no
+  /// data cache).
+  double mainMemoryAccessCycles = 278;
 
   /// The defaults (no `--hw`).
   SunwayHardware() = default;
