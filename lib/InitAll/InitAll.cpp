@@ -25,4 +25,8 @@ void dlc::registerAllPasses() {
   dlc::registerTargetPipelines();
 }
 
-void dlc::registerAllTranslations() { dlc::registerONNXImportTranslation(); }
+void dlc::registerAllTranslations() {
+  dlc::registerONNXImportTranslation();
+  // Each target registers its emitters with itself.
+  (void)dlc::getRegisteredTargetNames();
+}

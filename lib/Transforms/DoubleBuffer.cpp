@@ -179,6 +179,20 @@ bool doubleBuffer(memref::AllocOp alloc) {
                                         placement.getLowerBoundMap(),
                                         placement.getLowerBoundOperands()));
   first.map(iv, firstIv);
+  // A loop whose lower bound varies (one processing unit's share of a
+  // distributed loop) may have no iteration at all on some unit: its first
+  // transfer only starts when there is a first tile.
+  if (!placement.hasConstantLowerBound()) {
+    AffineMap lower = placement.getLowerBoundMap();
+    AffineExpr hasFirst =
+        placement.getConstantUpperBound() - 1 - lower.getResult(0);
+    auto guard = AffineIfOp::create(
+        before, placement.getLoc(),
+        IntegerSet::get(lower.getNumDims(), lower.getNumSymbols(), {hasFirst},
+                        {false}),
+        placement.getLowerBoundOperands(), /*withElseRegion=*/false);
+    before = guard.getThenBodyBuilder();
+  }
   for (Operation *op : groupOps)
     before.clone(*op, first)->walk([](AffineDmaWaitOp w) { w.erase(); });
 

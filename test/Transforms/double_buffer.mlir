@@ -112,7 +112,9 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
 // CHECK-SAME: (%[[A:.*]]: memref<256xf32>, %{{.*}}: memref<256xf32>, %[[UNIT:.*]]: index)
 // CHECK: memref.alloc() {dlc.transfers = [{block = 16 : i64, count = 4 : i64, direction = "in", double_buffered = true, element_bytes = 4 : i64, elements = 64 : i64, memref = memref<256xf32>}, {block = 16 : i64, count = 12 : i64, direction = "in", double_buffered = true, element_bytes = 4 : i64, elements = 192 : i64, memref = memref<256xf32>}]} : memref<2x16xf32, 1>
 // CHECK: %[[FIRST:.*]] = affine.apply #{{.*}}()[%[[UNIT]]]
-// CHECK: affine.dma_start %[[A]][%[[FIRST]]]
+// A unit without a tile starts no transfer.
+// CHECK: affine.if #{{.*}}()[%[[UNIT]]] {
+// CHECK-NEXT: affine.dma_start %[[A]][%[[FIRST]]]
 // CHECK: affine.for %{{.*}} = #{{.*}}()[%[[UNIT]]] to 256 step 64 {
 module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
   func.func @distributed(%a: memref<256xf32>, %out: memref<256xf32>, %unit: index) {

@@ -199,8 +199,8 @@ LogicalResult prepareEntry(func::FuncOp entry, ModuleOp module) {
   entry.setArgAttrsAttr(nullptr);
 
   OpBuilder b = OpBuilder::atBlockBegin(&body);
-  emitc::CallOpaqueOp::create(b, entry.getLoc(), TypeRange{},
-                              "dlc_kernel_reset", ValueRange{});
+  emitc::CallOpaqueOp::create(b, entry.getLoc(), TypeRange{}, "dlc_model_begin",
+                              ValueRange{weights});
   emitc::CallOpaqueOp::create(b, entry.getLoc(), TypeRange{}, "athread_init",
                               ValueRange{});
   WalkResult result = entry.walk([&](memref::GetGlobalOp get) {

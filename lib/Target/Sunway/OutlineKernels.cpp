@@ -75,6 +75,8 @@ struct OutlineKernelsPass
       return;
     int64_t localSpace = hardware.getLocalMemorySpace();
     SunwayHardware hw = SunwayHardware::get(hardware);
+    if (failed(hw.verify([&] { return func.emitError(); })))
+      return signalPassFailure();
 
     // The stretches of the body during which some local buffer or tag is
     // live.
