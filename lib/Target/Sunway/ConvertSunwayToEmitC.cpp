@@ -626,6 +626,43 @@ struct CallPattern : ConversionPattern {
   }
 };
 
+/// Integer maximum and minimum (22's arith-to-emitc has none): a compare in
+/// the operation's signedness and a conditional.
+template <typename ArithOp, bool isMax, bool isUnsigned>
+struct IntegerMinMaxPattern : OpConversionPattern<ArithOp> {
+  using OpConversionPattern<ArithOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ArithOp op, typename ArithOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    Type type = lhs.getType();
+    // Compare in the op's signedness: size_t is unsigned, signless
+    // integers are signed in C.
+    Type compareType = type;
+    if (isa<emitc::SizeTType>(type) && !isUnsigned)
+      compareType = emitc::PtrDiffTType::get(op.getContext());
+    else if (auto integer = dyn_cast<IntegerType>(type))
+      compareType = IntegerType::get(op.getContext(), integer.getWidth(),
+                                     isUnsigned ? IntegerType::Unsigned
+                                                : IntegerType::Signless);
+    else if (!isa<emitc::SizeTType>(type))
+      return failure();
+    auto asCompared = [&](Value value) -> Value {
+      return compareType == type ? value
+                                 : Value(emitc::CastOp::create(
+                                       rewriter, loc, compareType, value));
+    };
+    Value condition = emitc::CmpOp::create(rewriter, loc, rewriter.getI1Type(),
+                                           isMax ? emitc::CmpPredicate::gt
+                                                 : emitc::CmpPredicate::lt,
+                                           asCompared(lhs), asCompared(rhs));
+    rewriter.replaceOpWithNewOp<emitc::ConditionalOp>(op, type, condition, lhs,
+                                                      rhs);
+    return success();
+  }
+};
+
 /// math.rsqrt: 1 / sqrt(x).
 struct RsqrtPattern : OpConversionPattern<math::RsqrtOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -686,7 +723,8 @@ StringRef getCType(ElementKind kind) { return getSunwayCType(kind); }
 /// `int dlc_model_run(const char *weights_path, inputs..., outputs...)`.
 LogicalResult buildModelRun(OpBuilder &b, Location loc,
                             const EntrySignature &signature,
-                            const WeightsLayout &weights) {
+                            const WeightsLayout &weights,
+                            emitc::FuncOp compute) {
   MLIRContext *context = b.getContext();
   SmallVector<Type> argTypes = {
       emitc::PointerType::get(emitc::OpaqueType::get(context, "const char"))};
@@ -729,20 +767,15 @@ LogicalResult buildModelRun(OpBuilder &b, Location loc,
                                   /*addElseBlock=*/false);
   {
     OpBuilder then = OpBuilder::atBlockBegin(&ifOk.getThenRegion().front());
+    // Each buffer as dlc_model_compute takes it (signless integers are
+    // signed in C; the entry spells ONNX's unsigned types).
     SmallVector<Value> operands = {emitc::CastOp::create(
         then, loc, getBytePtr(context),
         emitc::LoadOp::create(then, loc, voidPtr, weightsVar))};
-    unsigned index = 1;
-    for (const TensorSpec &spec : signature.inputs) {
-      (void)spec;
-      operands.push_back(
-          emitc::CastOp::create(then, loc,
-                                emitc::PointerType::get(emitc::OpaqueType::get(
-                                    context, getCType(spec.kind))),
-                                entry->getArgument(index++)));
-    }
-    for (size_t i = 0; i < signature.outputs.size(); ++i)
-      operands.push_back(entry->getArgument(index++));
+    for (auto [index, type] :
+         llvm::enumerate(compute.getFunctionType().getInputs().drop_front()))
+      operands.push_back(emitc::CastOp::create(then, loc, type,
+                                               entry->getArgument(index + 1)));
     Value computed = emitc::CallOpaqueOp::create(then, loc, TypeRange{i32},
                                                  "dlc_model_compute", operands)
                          .getResult(0);
@@ -800,6 +833,24 @@ struct ConvertSunwayToEmitCPass
         return signalPassFailure();
       }
 
+    // sw5cc's C has no 16-bit floating-point type.
+    WalkResult halves = module.walk([&](Operation *op) {
+      auto isHalf = [](Type type) {
+        Type element = getElementTypeOrSelf(type);
+        return isa<Float16Type, BFloat16Type>(element);
+      };
+      if (llvm::any_of(op->getResultTypes(), isHalf) ||
+          llvm::any_of(op->getOperandTypes(), isHalf)) {
+        op->emitError("the Sunway target has no 16-bit floating-point type "
+                      "(the SW26010's C has none): f16 and bf16 tensors are "
+                      "not supported");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (halves.wasInterrupted())
+      return signalPassFailure();
+
     // 1. Structure.
     FailureOr<WeightsLayout> weights = layOutWeights(module);
     if (failed(weights))
@@ -835,8 +886,11 @@ struct ConvertSunwayToEmitCPass
         CountedFloatPattern<arith::SubFOp, emitc::SubOp>,
         CountedFloatPattern<arith::MulFOp, emitc::MulOp>,
         CountedFloatPattern<arith::DivFOp, emitc::DivOp, true>,
-        CountedFloatPattern<arith::NegFOp, emitc::UnaryMinusOp>>(converter,
-                                                                 context);
+        CountedFloatPattern<arith::NegFOp, emitc::UnaryMinusOp>,
+        IntegerMinMaxPattern<arith::MaxSIOp, true, false>,
+        IntegerMinMaxPattern<arith::MinSIOp, false, false>,
+        IntegerMinMaxPattern<arith::MaxUIOp, true, true>,
+        IntegerMinMaxPattern<arith::MinUIOp, false, true>>(converter, context);
     ConversionTarget target(*context);
     target.addLegalDialect<emitc::EmitCDialect>();
     target.addLegalOp<ModuleOp, UnrealizedConversionCastOp>();
@@ -880,7 +934,21 @@ struct ConvertSunwayToEmitCPass
         func.setSpecifiersAttr(b.getStrArrayAttr({"static"}));
     }
     hostBuilder.setInsertionPointToEnd(&host.getBodyRegion().front());
-    if (failed(buildModelRun(hostBuilder, loc, *signature, *weights)))
+    auto compute = dyn_cast_or_null<emitc::FuncOp>(
+        SymbolTable::lookupSymbolIn(host, "dlc_model_compute"));
+    if (!compute) {
+      module.emitError("the converted module has no dlc_model_compute");
+      return signalPassFailure();
+    }
+    // A model may ignore an input (Shape reads only its type): C would warn.
+    {
+      OpBuilder unused = OpBuilder::atBlockBegin(&compute.getBody().front());
+      for (BlockArgument argument : compute.getArguments())
+        if (argument.use_empty())
+          emitc::CallOpaqueOp::create(unused, loc, TypeRange{}, "DLC_UNUSED",
+                                      ValueRange{argument});
+    }
+    if (failed(buildModelRun(hostBuilder, loc, *signature, *weights, compute)))
       return signalPassFailure();
 
     OpBuilder slaveBuilder =

@@ -206,6 +206,7 @@ private:
     params.spawn_overhead_cycles = hardware.spawnOverheadCycles;
     params.divide_cycles = hardware.divideCycles;
     params.main_memory_access_cycles = hardware.mainMemoryAccessCycles;
+    params.dma_alignment_bytes = static_cast<int>(hardware.dmaAlignmentBytes);
     size_t points = hardware.dmaCurveBlockBytes.size();
     if (points > DLC_EMU_MAX_BANDWIDTH_POINTS)
       return llvm::createStringError(

@@ -77,6 +77,9 @@
 #define DLC_FDIV(x) (x)
 #endif
 
+/* A parameter the model does not read (Shape reads only its input's type). */
+#define DLC_UNUSED(x) ((void)(x))
+
 /* arith.maximumf / minimumf: NaN in, NaN out (fmaxf would drop it). */
 static inline float dlc_maximumf(float a, float b) {
   return (a != a || b != b) ? (a + b) : (a > b ? a : b);

@@ -164,3 +164,20 @@ func.func @barrier_on_mpe() {
   sunway.barrier array
   return
 }
+
+// -----
+
+// The DMA engine moves whole 4-byte words (dma_alignment_bytes).
+func.func @odd_bytes(%a: memref<64xi8>) {
+  sunway.launch "k0" (%a) : memref<64xi8> attributes {node = "n", ldm_bytes = 32 : i64} {
+  ^bb0(%id: index, %row: index, %col: index, %g: memref<64xi8>):
+    %c0 = arith.constant 0 : index
+    %c3 = arith.constant 3 : index
+    %r = sunway.ldm_alloc offset 0 : memref<1xi32, #sunway.ldm>
+    %t = sunway.ldm_alloc offset 16 : memref<16xi8, #sunway.ldm>
+    // expected-error @+1 {{length of 3 x 1 bytes is not a multiple of the 4-byte DMA granularity (dma_alignment_bytes)}}
+    sunway.dma_get pe %g[%c0], %t[%c0], %c3 reply %r[%c0]
+        : memref<64xi8>, memref<16xi8, #sunway.ldm>, memref<1xi32, #sunway.ldm>
+  }
+  return
+}

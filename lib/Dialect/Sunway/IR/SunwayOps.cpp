@@ -65,6 +65,8 @@ SunwayHardware SunwayHardware::get(HardwareAttr hardware) {
       hardware.getTargetInt("simd_align_bytes", hw.simdAlignBytes);
   hw.vectorLanes = hardware.getTargetInt("vector_lanes", hw.vectorLanes);
   hw.maxDmaBytes = hardware.getTargetInt("max_dma_bytes", hw.maxDmaBytes);
+  hw.dmaAlignmentBytes =
+      hardware.getTargetInt("dma_alignment_bytes", hw.dmaAlignmentBytes);
   SmallVector<double> blocks = hardware.getTargetArray("dma_curve_block_bytes");
   SmallVector<double> rates =
       hardware.getTargetArray("dma_curve_bytes_per_second");
@@ -109,6 +111,8 @@ DictionaryAttr SunwayHardware::toTargetDictionary(MLIRContext *context) const {
       b.getNamedAttr("simd_align_bytes", b.getI64IntegerAttr(simdAlignBytes)),
       b.getNamedAttr("vector_lanes", b.getI64IntegerAttr(vectorLanes)),
       b.getNamedAttr("max_dma_bytes", b.getI64IntegerAttr(maxDmaBytes)),
+      b.getNamedAttr("dma_alignment_bytes",
+                     b.getI64IntegerAttr(dmaAlignmentBytes)),
       b.getNamedAttr("dma_curve_block_bytes", array(dmaCurveBlockBytes)),
       b.getNamedAttr("dma_curve_bytes_per_second",
                      array(dmaCurveBytesPerSecond)),
@@ -154,6 +158,8 @@ SunwayHardware::verify(function_ref<InFlightDiagnostic()> emitError) const {
       return emitError() << "sunway: the DMA curve needs increasing block "
                             "sizes and positive bandwidths";
   }
+  if (dmaAlignmentBytes < 1)
+    return emitError() << "sunway: dma_alignment_bytes must be positive";
   if (regcommFifoDepth < 1)
     return emitError() << "sunway: regcomm_fifo_depth must be positive";
   return success();
@@ -287,6 +293,23 @@ static LogicalResult verifyDMA(DMAOp op, Value main, Value ldm) {
     return op.emitOpError("stride of ")
            << *stride << " elements is shorter than the block of " << *block
            << ": blocks would overlap";
+  // The DMA engine moves whole words: every length it is given is a
+  // multiple of dma_alignment_bytes.
+  int64_t align = hw.dmaAlignmentBytes;
+  for (auto [what, count] :
+       {std::pair<const char *, std::optional<int64_t>>{"length", elements},
+        {"block", block},
+        {"stride", stride}})
+    if (count && (*count * elementBytes) % align != 0)
+      return op.emitOpError()
+             << what << " of " << *count << " x " << elementBytes
+             << " bytes is not a multiple of the " << align
+             << "-byte DMA granularity (dma_alignment_bytes)";
+  if (!elements && elementBytes % align != 0)
+    return op.emitOpError()
+           << "moves " << elementBytes << "-byte elements in a number only "
+           << "known at run time: it may not be a multiple of the " << align
+           << "-byte DMA granularity (dma_alignment_bytes)";
   if (stride && (*stride * elementBytes > hw.maxDmaBytes))
     return op.emitOpError("stride of ")
            << *stride << " elements exceeds " << hw.maxDmaBytes << " bytes";

@@ -31,6 +31,8 @@ struct SunwayHardware {
   int64_t vectorLanes = 4;
   /// Largest athread DMA length, block size and stride (an int of bytes).
   int64_t maxDmaBytes = 2147483647;
+  /// Granularity of DMA addresses, lengths, block sizes and strides.
+  int64_t dmaAlignmentBytes = 4;
   /// The DMA bandwidth of the core group against the block size
   /// (swCandle's STREAM triad, 64 CPEs).
   llvm::SmallVector<double> dmaCurveBlockBytes = {64,   256,   1024, 2048,
