@@ -214,6 +214,11 @@ Tiling Model::evaluate(ArrayRef<int64_t> tileSizes,
              mulSat(tiling.dmaBlocks, problem.dmaBlockOverheadBytes));
   int kind = classifyOrder(order);
   tiling.orderKind = kind > 0 ? "mloop" : kind < 0 ? "kloop" : "none";
+  if (!order.empty() && order.front() < problem.parallelLoops.size() &&
+      problem.parallelLoops[order.front()])
+    tiling.usableUnits = std::min<int64_t>(problem.processingUnits,
+                                           problem.tripCounts[order.front()] /
+                                               tileSizes[order.front()]);
   return tiling;
 }
 
@@ -235,10 +240,13 @@ int Model::classifyOrder(ArrayRef<unsigned> order) const {
   return firstKernelOnly < firstMapOnly ? 1 : -1;
 }
 
-/// Lexicographic: lower cost (bytes moved, plus the blocks' overhead), then
-/// fewer transfers (larger ones). (Fewer blocks as the second key steers the
-/// coordinate descent into worse local optima on matmul and conv.)
+/// Lexicographic: more processing units busy, then lower cost (bytes
+/// moved, plus the blocks' overhead), then fewer transfers (larger ones).
+/// (Fewer blocks as a key steers the coordinate descent into worse local
+/// optima on matmul and conv.)
 bool isCheaper(const Tiling &a, const Tiling &b) {
+  if (a.usableUnits != b.usableUnits)
+    return a.usableUnits > b.usableUnits;
   if (a.costBytes != b.costBytes)
     return a.costBytes < b.costBytes;
   int64_t transfersA = 0, transfersB = 0;

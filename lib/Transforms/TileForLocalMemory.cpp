@@ -52,6 +52,11 @@ TilingProblem buildProblem(AffineForOp root, HardwareAttr hardware) {
   problem.capacityBytes = hardware.getLocalMemoryBytes();
   problem.doubleBuffering = hardware.getDoubleBuffering();
   problem.dmaBlockOverheadBytes = hardware.getDmaBlockOverheadBytes();
+  problem.processingUnits = hardware.getProcessingUnits();
+  // Whether each band loop carries a dependence, in the untiled nest.
+  for (AffineForOp loop : problem.band)
+    problem.parallelLoops.push_back(problem.processingUnits > 1 &&
+                                    isLoopParallel(loop));
   return problem;
 }
 

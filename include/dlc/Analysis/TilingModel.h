@@ -14,7 +14,9 @@
 // strided convolution's rows) keeps every step-th element. The model picks
 // the tiling that minimises the bytes moved, plus a per-block overhead on
 // machines whose DMA is slow on small blocks, while the boxes, two of each
-// streamed read-only one when double buffering, fit the capacity.
+// streamed read-only one when double buffering, fit the capacity. On a
+// machine with several processing units, each with its own local memory,
+// it first keeps as many of them busy as the outermost tile loop allows.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_ANALYSIS_TILINGMODEL_H
@@ -78,6 +80,10 @@ struct TilingProblem {
   bool doubleBuffering = false;
   /// See `dma_block_overhead_bytes` of #dlc.hardware.
   int64_t dmaBlockOverheadBytes = 0;
+  /// See `processing_units` of #dlc.hardware, and which band loops carry no
+  /// dependence (their tiles can run on different units).
+  int64_t processingUnits = 1;
+  llvm::SmallVector<bool> parallelLoops;
 };
 
 /// How one buffer is moved under a tiling.
@@ -111,6 +117,10 @@ struct Tiling {
   int64_t dmaBlocks = 0;
   /// What the model minimises: traffic plus blocks times the overhead.
   int64_t costBytes = 0;
+  /// Processing units the outermost tile loop can keep busy: its tiles
+  /// when it is parallel, at most the problem's units; 1 otherwise. The
+  /// model maximises this first, then minimises the cost.
+  int64_t usableUnits = 1;
 };
 
 /// The cheapest tiling of `problem` under `policy`, or failure with

@@ -196,7 +196,7 @@ HardwareAttr getHardwareInForce(ModuleOp module) {
             parseAttribute(text.getValue(), module.getContext())))
       return hardware;
   }
-  return HardwareAttr::get(module.getContext(), 0, 1, 1, true, 0,
+  return HardwareAttr::get(module.getContext(), 0, 1, 1, true, 0, 1,
                            DictionaryAttr());
 }
 
@@ -441,6 +441,7 @@ public:
                              /*localMemorySpace=*/1, /*banks=*/1,
                              /*doubleBuffering=*/true,
                              /*dmaBlockOverheadBytes=*/0,
+                             /*processingUnits=*/1,
                              /*target=*/DictionaryAttr());
   }
 

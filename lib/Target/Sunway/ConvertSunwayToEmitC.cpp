@@ -833,24 +833,6 @@ struct ConvertSunwayToEmitCPass
         return signalPassFailure();
       }
 
-    // sw5cc's C has no 16-bit floating-point type.
-    WalkResult halves = module.walk([&](Operation *op) {
-      auto isHalf = [](Type type) {
-        Type element = getElementTypeOrSelf(type);
-        return isa<Float16Type, BFloat16Type>(element);
-      };
-      if (llvm::any_of(op->getResultTypes(), isHalf) ||
-          llvm::any_of(op->getOperandTypes(), isHalf)) {
-        op->emitError("the Sunway target has no 16-bit floating-point type "
-                      "(the SW26010's C has none): f16 and bf16 tensors are "
-                      "not supported");
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (halves.wasInterrupted())
-      return signalPassFailure();
-
     // 1. Structure.
     FailureOr<WeightsLayout> weights = layOutWeights(module);
     if (failed(weights))

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -76,6 +77,22 @@ struct OutlineKernelsPass
     int64_t localSpace = hardware.getLocalMemorySpace();
     SunwayHardware hw = SunwayHardware::get(hardware);
     if (failed(hw.verify([&] { return func.emitError(); })))
+      return signalPassFailure();
+    // sw5cc's C has no 16-bit floating-point type.
+    WalkResult halves = func.walk([&](Operation *op) {
+      auto isHalf = [](Type type) {
+        return isa<Float16Type, BFloat16Type>(getElementTypeOrSelf(type));
+      };
+      if (llvm::any_of(op->getResultTypes(), isHalf) ||
+          llvm::any_of(op->getOperandTypes(), isHalf)) {
+        op->emitError("the Sunway target has no 16-bit floating-point type "
+                      "(the SW26010's C has none): f16 and bf16 tensors are "
+                      "not supported");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (halves.wasInterrupted())
       return signalPassFailure();
 
     // The stretches of the body during which some local buffer or tag is

@@ -32,7 +32,8 @@ HardwareAttr sunway::getDefaultHardware(MLIRContext *context) {
       /*localMemoryBytes=*/hw.getBufferBytes() - kReplyReserveBytes,
       /*localMemorySpace=*/1, /*banks=*/1,
       /*doubleBuffering=*/true,
-      /*dmaBlockOverheadBytes=*/470, hw.toTargetDictionary(context));
+      /*dmaBlockOverheadBytes=*/470, /*processingUnits=*/hw.cpes,
+      hw.toTargetDictionary(context));
 }
 
 void sunway::buildSunwayPipeline(OpPassManager &pm,

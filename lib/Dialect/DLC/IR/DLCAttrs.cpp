@@ -14,6 +14,7 @@ LogicalResult HardwareAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t localMemorySpace, int64_t banks,
                                    bool doubleBuffering,
                                    int64_t dmaBlockOverheadBytes,
+                                   int64_t processingUnits,
                                    DictionaryAttr target) {
   if (localMemoryBytes < 0)
     return emitError() << "local_memory_bytes must not be negative, got "
@@ -30,6 +31,9 @@ LogicalResult HardwareAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (dmaBlockOverheadBytes < 0)
     return emitError() << "dma_block_overhead_bytes must not be negative, got "
                        << dmaBlockOverheadBytes;
+  if (processingUnits < 1)
+    return emitError() << "processing_units must be at least 1, got "
+                       << processingUnits;
   if (target) {
     for (NamedAttribute entry : target) {
       Attribute value = entry.getValue();
@@ -160,6 +164,7 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
   int64_t banks = base.getBanks();
   bool doubleBuffering = base.getDoubleBuffering();
   int64_t dmaBlockOverheadBytes = base.getDmaBlockOverheadBytes();
+  int64_t processingUnits = base.getProcessingUnits();
   NamedAttrList target;
   if (DictionaryAttr baseTarget = base.getTarget())
     target.assign(baseTarget.getValue());
@@ -188,6 +193,7 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
             .Case("local_memory_space", &localMemorySpace)
             .Case("banks", &banks)
             .Case("dma_block_overhead_bytes", &dmaBlockOverheadBytes)
+            .Case("processing_units", &processingUnits)
             .Default(nullptr);
     if (!field) {
       // A parameter of the target: parsed like its default.
@@ -197,7 +203,7 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
         diag << "hardware override '" << entry << "': unknown parameter '"
              << name
              << "' (known: local_memory_bytes, local_memory_space, banks, "
-                "double_buffering, dma_block_overhead_bytes";
+                "double_buffering, dma_block_overhead_bytes, processing_units";
         for (NamedAttribute known : target)
           diag << ", " << known.getName().getValue();
         diag << ")";
@@ -221,9 +227,10 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
                                   ? DictionaryAttr()
                                   : target.getDictionary(base.getContext());
   if (failed(verify(emitError, localMemoryBytes, localMemorySpace, banks,
-                    doubleBuffering, dmaBlockOverheadBytes, targetAttr)))
+                    doubleBuffering, dmaBlockOverheadBytes, processingUnits,
+                    targetAttr)))
     return failure();
   return HardwareAttr::get(base.getContext(), localMemoryBytes,
                            localMemorySpace, banks, doubleBuffering,
-                           dmaBlockOverheadBytes, targetAttr);
+                           dmaBlockOverheadBytes, processingUnits, targetAttr);
 }

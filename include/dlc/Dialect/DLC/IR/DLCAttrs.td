@@ -33,6 +33,11 @@ def DLC_HardwareAttr : AttrDef<DLC_Dialect, "Hardware"> {
       larger contiguous ones. 0 (the default) counts bytes alone. The
       SW26010 figures (8 GB/s at 256 B blocks, 22 GB/s at 16 KiB) fit about
       470 bytes per block.
+    - `processing_units`: units that each compute on a local memory of
+      their own (SW26010 CPEs, Snowflake compute units); 1 when there is
+      one. The tiling model first makes the outermost tile loop of a
+      nest parallel with at least this many tiles where it can, so that a
+      target can spread the tiles over the units.
     - `target`: the rest of the machine, the parameters only the target's
       own lowering, cost model and executor read (clock, core counts,
       bandwidth curves, ...), as a dictionary of integers, floats, booleans
@@ -52,6 +57,7 @@ def DLC_HardwareAttr : AttrDef<DLC_Dialect, "Hardware"> {
     DefaultValuedParameter<"int64_t", "1">:$banks,
     DefaultValuedParameter<"bool", "true">:$double_buffering,
     DefaultValuedParameter<"int64_t", "0">:$dma_block_overhead_bytes,
+    DefaultValuedParameter<"int64_t", "1">:$processing_units,
     OptionalParameter<"mlir::DictionaryAttr">:$target
   );
   let assemblyFormat = "`<` struct(params) `>`";
