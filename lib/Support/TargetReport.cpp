@@ -75,6 +75,8 @@ llvm::json::Object TargetReport::toJSON() const {
   summary["compulsory_dram_bytes"] = compulsoryDramBytes;
   summary["frames_per_second"] = cycles > 0 ? clockHz / cycles : 0.0;
   summary["layers"] = static_cast<int64_t>(layers.size());
+  summary["peak_macs_per_cycle"] = peakMacsPerCycle;
+  summary["peak_dram_bytes_per_second"] = peakDramBytesPerSecond;
   return llvm::json::Object{{"target", target},
                             {"model", model},
                             {"source", source},

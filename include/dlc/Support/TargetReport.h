@@ -8,7 +8,8 @@
 //    "hardware": {every field of the hardware description in force},
 //    "summary": {"macs", "cycles", "clock_hz", "seconds", "mac_utilization",
 //                "dram_read_bytes", "dram_write_bytes",
-//                "compulsory_dram_bytes", "frames_per_second", ...},
+//                "compulsory_dram_bytes", "frames_per_second",
+//                "peak_macs_per_cycle", "peak_dram_bytes_per_second", ...},
 //    "layers": [{"name", "op", "fused", "macs", "cycles", "clock_hz",
 //                "seconds", "mac_utilization", "dram_read_bytes",
 //                "dram_write_bytes", ...}, ...]}
@@ -46,8 +47,11 @@ struct TargetReport {
   std::string target, model, source;
   llvm::json::Object hardware;
   double clockHz = 1;
-  /// MACs per cycle at the machine's peak (for mac_utilization).
+  /// MACs per cycle at the machine's peak (for mac_utilization) and its
+  /// best DRAM bandwidth (0 when the target has no model of it): the
+  /// physical bounds no layer may beat.
   double peakMacsPerCycle = 1;
+  double peakDramBytesPerSecond = 0;
   /// Every input, weight and output moved once.
   int64_t compulsoryDramBytes = 0;
   std::vector<LayerFigures> layers;

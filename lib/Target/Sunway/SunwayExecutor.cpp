@@ -235,6 +235,8 @@ private:
     report.source = "simulated";
     report.clockHz = hardware.clockHz;
     report.peakMacsPerCycle = hardware.getPeakFlopsPerCycle() / 2;
+    report.peakDramBytesPerSecond =
+        *llvm::max_element(hardware.dmaCurveBytesPerSecond);
     if (auto compulsory = manifest.extra.getInteger("compulsory_dram_bytes"))
       report.compulsoryDramBytes = *compulsory;
     if (const llvm::json::Object *hw = manifest.extra.getObject("hardware"))
