@@ -10,6 +10,8 @@
 #include "dlc/Transforms/DMADescription.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
@@ -212,6 +214,15 @@ struct AssignLDMPass : dlc::sunway::impl::AssignLDMBase<AssignLDMPass> {
     SmallVector<Value> dstIndices =
         applyResults(b, loc, start.getDstMap(), start.getDstIndices());
     Value tagIndex = applyMap(b, loc, start.getTagMap(), start.getTagIndices());
+    // A clipped row entirely in the padding has no element: athread's length
+    // must be positive, so such a transfer is not started at all.
+    if (!getConstantIntValue(start.getNumElements())) {
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                        start.getNumElements(), zero);
+      auto guard = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
+      b.setInsertionPoint(guard.thenBlock()->getTerminator());
+    }
     // One more transfer started on this tag.
     Value issued = memref::LoadOp::create(b, loc, tag.issued, tagIndex);
     Value one = arith::ConstantIntOp::create(b, loc, 1, 32);

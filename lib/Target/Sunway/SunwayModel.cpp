@@ -132,9 +132,13 @@ private:
     }
     if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
       auto lhs = evaluate(cmp.getLhs()), rhs = evaluate(cmp.getRhs());
-      if (!lhs || !rhs || cmp.getPredicate() != arith::CmpIPredicate::eq)
+      if (!lhs || !rhs)
         return std::nullopt;
-      return *lhs == *rhs;
+      if (cmp.getPredicate() == arith::CmpIPredicate::eq)
+        return *lhs == *rhs;
+      if (cmp.getPredicate() == arith::CmpIPredicate::sgt)
+        return *lhs > *rhs;
+      return std::nullopt;
     }
     return std::nullopt;
   }
