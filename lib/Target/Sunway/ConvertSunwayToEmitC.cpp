@@ -29,6 +29,7 @@
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
 #include "mlir/Dialect/EmitC/Transforms/TypeConversions.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -263,6 +264,10 @@ public:
   SunwayTypeConverter() {
     addConversion([](Type type) { return type; });
     populateEmitCSizeTTypeConversions(*this);
+    // The micro-kernels' vectors: simd.h's floatv4.
+    addConversion([](VectorType type) -> Type {
+      return emitc::OpaqueType::get(type.getContext(), "floatv4");
+    });
     addConversion([this](MemRefType type) -> std::optional<Type> {
       Type element = convertType(type.getElementType());
       if (!element)
@@ -707,6 +712,134 @@ struct CountedFloatPattern : OpConversionPattern<ArithOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// The micro-kernels' floatv4 code: simd.h's intrinsics, counted by the
+// emulation, through the expression forms of dlc_sunway.h.
+//===----------------------------------------------------------------------===//
+
+Type getFloatV4(MLIRContext *context) {
+  return emitc::OpaqueType::get(context, "floatv4");
+}
+
+/// `op` replaced by a call of `callee` on `arguments`.
+void replaceWithCall(ConversionPatternRewriter &rewriter, Operation *op,
+                     StringRef callee, ValueRange arguments) {
+  TypeRange results;
+  Type floatv4 = getFloatV4(op->getContext());
+  if (op->getNumResults())
+    results = floatv4;
+  rewriter.replaceOpWithNewOp<emitc::CallOpaqueOp>(op, results, callee,
+                                                   arguments);
+}
+
+/// vector.load / vector.store: simd_load(u) / simd_store(u), aligned
+/// where the op's alignment says 16 bytes.
+template <typename VectorOp>
+struct VectorAccessPattern : OpConversionPattern<VectorOp> {
+  VectorAccessPattern(const TypeConverter &converter, MLIRContext *context,
+                      StringRef aligned, StringRef unaligned)
+      : OpConversionPattern<VectorOp>(converter, context), aligned(aligned),
+        unaligned(unaligned) {}
+  LogicalResult
+  matchAndRewrite(VectorOp op, typename VectorOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Value> address =
+        getElementAddress(rewriter, op.getLoc(), op, adaptor.getBase(),
+                          op.getMemRefType(), adaptor.getIndices());
+    if (failed(address))
+      return failure();
+    SmallVector<Value> arguments;
+    if constexpr (std::is_same_v<VectorOp, vector::StoreOp>)
+      arguments.push_back(adaptor.getValueToStore());
+    arguments.push_back(*address);
+    bool isAligned = op.getAlignment() && *op.getAlignment() % 16 == 0;
+    replaceWithCall(rewriter, op, isAligned ? aligned : unaligned, arguments);
+    return success();
+  }
+  std::string aligned, unaligned;
+};
+
+struct LoadSplatPattern : OpConversionPattern<LoadSplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LoadSplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Value> address = getElementAddress(
+        rewriter, op.getLoc(), op, adaptor.getMemref(),
+        cast<MemRefType>(op.getMemref().getType()), adaptor.getIndices());
+    if (failed(address))
+      return failure();
+    replaceWithCall(rewriter, op, "dlc_vloade", {*address});
+    return success();
+  }
+};
+
+/// A vector op that is one call on its converted operands.
+struct VectorCallPattern : ConversionPattern {
+  VectorCallPattern(const TypeConverter &converter, MLIRContext *context,
+                    StringRef op, StringRef callee)
+      : ConversionPattern(converter, op, /*benefit=*/3, context),
+        callee(callee) {}
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op->getNumResults() != 1 ||
+        !isa<VectorType>(op->getResult(0).getType()))
+      return failure();
+    replaceWithCall(rewriter, op, callee, operands);
+    return success();
+  }
+  std::string callee;
+};
+
+/// A constant vector (a folded splat): simd_set_floatv4 of its lanes.
+struct VectorConstantPattern : OpConversionPattern<arith::ConstantOp> {
+  VectorConstantPattern(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/3) {}
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto elements = dyn_cast<DenseFPElementsAttr>(op.getValue());
+    if (!elements || !isa<VectorType>(op.getType()))
+      return failure();
+    Type element = elements.getElementType();
+    SmallVector<Value> lanes;
+    for (APFloat lane : elements.getValues<APFloat>())
+      lanes.push_back(
+          emitc::ConstantOp::create(rewriter, op.getLoc(), element,
+                                    rewriter.getFloatAttr(element, lane)));
+    if (elements.isSplat())
+      replaceWithCall(rewriter, op, "dlc_vsplat", {lanes.front()});
+    else
+      replaceWithCall(rewriter, op, "simd_set_floatv4", lanes);
+    return success();
+  }
+};
+
+/// The floatv4 ops: each one intrinsic of simd.h (or dlc_sunway.h).
+void populateVectorPatterns(const TypeConverter &converter,
+                            RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<VectorAccessPattern<vector::LoadOp>>(converter, context,
+                                                    "dlc_vload", "dlc_vloadu");
+  patterns.add<VectorAccessPattern<vector::StoreOp>>(
+      converter, context, "dlc_vstore", "dlc_vstoreu");
+  static const std::pair<StringRef, StringRef> calls[] = {
+      {"vector.fma", "simd_vmas"},
+      {"vector.broadcast", "dlc_vsplat"},
+      {"vector.from_elements", "simd_set_floatv4"},
+      {"arith.addf", "simd_vadds"},
+      {"arith.subf", "simd_vsubs"},
+      {"arith.mulf", "simd_vmuls"},
+      {"arith.divf", "simd_vdivs"},
+      {"arith.maximumf", "dlc_vmaxs"},
+      {"arith.maxnumf", "dlc_vmaxs"},
+      {"arith.minimumf", "dlc_vmins"},
+      {"arith.minnumf", "dlc_vmins"}};
+  for (auto [op, callee] : calls)
+    patterns.add<VectorCallPattern>(converter, context, op, callee);
+}
+
+//===----------------------------------------------------------------------===//
 // 3. Files
 //===----------------------------------------------------------------------===//
 
@@ -872,11 +1005,13 @@ struct ConvertSunwayToEmitCPass
         IntegerMinMaxPattern<arith::MaxSIOp, true, false>,
         IntegerMinMaxPattern<arith::MinSIOp, false, false>,
         IntegerMinMaxPattern<arith::MaxUIOp, true, true>,
-        IntegerMinMaxPattern<arith::MinUIOp, false, true>>(converter, context);
+        IntegerMinMaxPattern<arith::MinUIOp, false, true>, LoadSplatPattern,
+        VectorConstantPattern>(converter, context);
+    populateVectorPatterns(converter, patterns);
     ConversionTarget target(*context);
     target.addLegalDialect<emitc::EmitCDialect>();
     target.addLegalOp<ModuleOp, UnrealizedConversionCastOp>();
-    target.addIllegalDialect<memref::MemRefDialect>();
+    target.addIllegalDialect<memref::MemRefDialect, vector::VectorDialect>();
     target.addLegalOp<memref::GlobalOp>();
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
@@ -935,6 +1070,7 @@ struct ConvertSunwayToEmitCPass
 
     OpBuilder slaveBuilder =
         OpBuilder::atBlockBegin(&slave.getBodyRegion().front());
+    emitc::VerbatimOp::create(slaveBuilder, loc, "#define DLC_SUNWAY_CPE 1");
     addIncludes(slaveBuilder, loc, {"stdbool.h", "slave.h", "simd.h"},
                 {"dlc_sunway.h"});
     // One LDM area for every kernel: static LDM data is the whole slave

@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IntegerSet.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -42,7 +43,7 @@ namespace {
 /// What one CPE executes in one kernel.
 struct CPECounts {
   int64_t fp = 0, fpDivide = 0, ldmLoads = 0, ldmStores = 0, mainLoads = 0,
-          mainStores = 0;
+          mainStores = 0, laneMoves = 0;
   int64_t getBytes = 0, putBytes = 0, transfers = 0;
   /// Seconds of its transfers, each at its share of the bandwidth.
   double dmaSeconds = 0;
@@ -61,10 +62,30 @@ double getBandwidth(const SunwayHardware &hw, double block) {
   return y.back();
 }
 
-bool isCountedFloatOp(Operation *op) {
-  return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::NegFOp,
-             arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
-             arith::MinNumFOp>(op);
+/// Floating-point instructions `op` issues: one per scalar or floatv4
+/// operation, two for a vector maximum or minimum (dlc_vmaxs: a
+/// subtraction and a select).
+int64_t getFloatInstructions(Operation *op) {
+  if (isa<vector::FMAOp>(op))
+    return 1;
+  if (!isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::NegFOp,
+           arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+           arith::MinNumFOp>(op))
+    return 0;
+  bool isVector = isa<VectorType>(op->getResult(0).getType());
+  return isVector && isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+                         arith::MinNumFOp>(op)
+             ? 2
+             : 1;
+}
+
+/// Lane inserts of `op` (simd_set_floatv4 builds a vector in four).
+int64_t getLaneMoves(Operation *op) {
+  if (isa<vector::BroadcastOp, vector::FromElementsOp>(op))
+    return 4;
+  if (auto constant = dyn_cast<arith::ConstantOp>(op))
+    return isa<VectorType>(constant.getType()) ? 4 : 0;
+  return 0;
 }
 
 bool isCountedDivideOp(Operation *op) {
@@ -287,15 +308,19 @@ private:
       return countDMA(get, times, /*isGet=*/true);
     if (auto put = dyn_cast<DMAPutOp>(op))
       return countDMA(put, times, /*isGet=*/false);
-    if (isa<memref::LoadOp, affine::AffineLoadOp>(op)) {
+    if (isa<memref::LoadOp, affine::AffineLoadOp, vector::LoadOp, LoadSplatOp>(
+            op)) {
       Value memref = op->getOperand(0);
       (isLDM(memref.getType()) ? counts->ldmLoads : counts->mainLoads) += times;
-    } else if (isa<memref::StoreOp, affine::AffineStoreOp>(op)) {
+    } else if (isa<memref::StoreOp, affine::AffineStoreOp, vector::StoreOp>(
+                   op)) {
       Value memref = op->getOperand(1);
       (isLDM(memref.getType()) ? counts->ldmStores : counts->mainStores) +=
           times;
-    } else if (isCountedFloatOp(op)) {
-      counts->fp += times;
+    } else if (int64_t instructions = getFloatInstructions(op)) {
+      counts->fp += instructions * times;
+    } else if (int64_t moves = getLaneMoves(op)) {
+      counts->laneMoves += moves * times;
     } else if (isCountedDivideOp(op)) {
       counts->fp += times;
       counts->fpDivide += times;
@@ -476,7 +501,7 @@ dlc::sunway::predictSunwayReport(ModuleOp module, const ModelCost &cost) {
         }
         double fpCycles = counts.fp + counts.fpDivide * (hw.divideCycles - 1);
         double memCycles =
-            counts.ldmLoads + counts.ldmStores +
+            counts.ldmLoads + counts.ldmStores + counts.laneMoves +
             (counts.mainLoads + counts.mainStores) * hw.mainMemoryAccessCycles;
         double compute = std::max(fpCycles, memCycles);
         double dma = counts.dmaSeconds * hw.clockHz;

@@ -53,6 +53,7 @@ void sunway::buildSunwayPipeline(OpPassManager &pm,
   };
   buildDLCMemoryPipeline(pm, options, hooks);
   pm.addNestedPass<func::FuncOp>(sunway::createAssignLDM());
+  pm.addNestedPass<func::FuncOp>(sunway::createVectorizeKernels());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -77,6 +77,39 @@
 #define DLC_FDIV(x) (x)
 #endif
 
+/* The CPE file's vector code (it defines DLC_SUNWAY_CPE and includes
+ * simd.h first): simd.h's intrinsics as expressions, so generated code can
+ * nest them. On the SW26010 they inline to the one instruction each names;
+ * dlc_vmaxs/dlc_vmins take two (a subtraction and a select on its sign). */
+#ifdef DLC_SUNWAY_CPE
+static inline floatv4 dlc_vload(float *p) {
+  floatv4 v;
+  simd_load(v, p);
+  return v;
+}
+static inline floatv4 dlc_vloadu(float *p) {
+  floatv4 v;
+  simd_loadu(v, p);
+  return v;
+}
+static inline floatv4 dlc_vloade(float *p) {
+  floatv4 v;
+  simd_loade(v, p);
+  return v;
+}
+static inline void dlc_vstore(floatv4 v, float *p) { simd_store(v, p); }
+static inline void dlc_vstoreu(floatv4 v, float *p) { simd_storeu(v, p); }
+static inline floatv4 dlc_vsplat(float x) {
+  return simd_set_floatv4(x, x, x, x);
+}
+static inline floatv4 dlc_vmaxs(floatv4 a, floatv4 b) {
+  return simd_vsellts(simd_vsubs(a, b), b, a);
+}
+static inline floatv4 dlc_vmins(floatv4 a, floatv4 b) {
+  return simd_vsellts(simd_vsubs(a, b), a, b);
+}
+#endif
+
 /* A parameter the model does not read (Shape reads only its input's type). */
 #define DLC_UNUSED(x) ((void)(x))
 

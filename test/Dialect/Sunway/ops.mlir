@@ -45,3 +45,18 @@ func.func @barriers() {
   }
   return
 }
+
+// -----
+
+// simd_loade: one LDM float into the four lanes.
+// CHECK-LABEL: func.func @load_splat
+// CHECK: sunway.load_splat %{{.*}}[%{{.*}}, %{{.*}}] : memref<4x8xf32, #sunway.ldm> -> vector<4xf32>
+func.func @load_splat() {
+  sunway.launch "k0" () attributes {node = "n", ldm_bytes = 128 : i64} {
+  ^bb0(%id: index, %row: index, %col: index):
+    %c1 = arith.constant 1 : index
+    %t = sunway.ldm_alloc offset 0 : memref<4x8xf32, #sunway.ldm>
+    %v = sunway.load_splat %t[%c1, %c1] : memref<4x8xf32, #sunway.ldm> -> vector<4xf32>
+  }
+  return
+}

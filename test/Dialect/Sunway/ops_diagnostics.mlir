@@ -181,3 +181,41 @@ func.func @odd_bytes(%a: memref<64xi8>) {
   }
   return
 }
+
+// -----
+
+// simd_loade reads the CPE's LDM, not main memory.
+func.func @load_splat_main(%m: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{memref must be in #sunway.ldm (simd_loade reads the CPE's LDM)}}
+  %v = sunway.load_splat %m[%c0] : memref<8xf32> -> vector<4xf32>
+  return
+}
+
+// -----
+
+// A floatv4 lane is an f32.
+func.func @load_splat_int() {
+  sunway.launch "k0" () attributes {node = "n", ldm_bytes = 64 : i64} {
+  ^bb0(%id: index, %row: index, %col: index):
+    %c0 = arith.constant 0 : index
+    %t = sunway.ldm_alloc offset 0 : memref<8xi32, #sunway.ldm>
+    // expected-error @+1 {{memref must hold f32 (a floatv4 lane)}}
+    %v = sunway.load_splat %t[%c0] : memref<8xi32, #sunway.ldm> -> vector<4xf32>
+  }
+  return
+}
+
+// -----
+
+// One index per dimension.
+func.func @load_splat_rank() {
+  sunway.launch "k0" () attributes {node = "n", ldm_bytes = 64 : i64} {
+  ^bb0(%id: index, %row: index, %col: index):
+    %c0 = arith.constant 0 : index
+    %t = sunway.ldm_alloc offset 0 : memref<2x8xf32, #sunway.ldm>
+    // expected-error @+1 {{expects 2 indices, got 1}}
+    %v = sunway.load_splat %t[%c0] : memref<2x8xf32, #sunway.ldm> -> vector<4xf32>
+  }
+  return
+}

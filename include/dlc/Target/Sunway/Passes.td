@@ -92,6 +92,78 @@ def AssignLDM : Pass<"dlc-sunway-assign-ldm", "mlir::func::FuncOp"> {
                            "mlir::memref::MemRefDialect"];
 }
 
+def VectorizeKernels : Pass<"dlc-sunway-vectorize-kernels", "mlir::func::FuncOp"> {
+  let summary = "Register-blocked floatv4 micro-kernels for the kernels' compute nests";
+  let description = [{
+    Rewrites every innermost perfect band of point loops in a
+    `sunway.launch` that computes `C[h] = f(C[h], loads...)` (or
+    `C[h] = f(loads...)`) on f32 LDM buffers, where `h` names every
+    parallel loop once, into a micro-kernel on `floatv4`, the way swDNN's
+    hand-written kernels are built:
+      * one parallel loop `v` whose IV is the last index of `C` (unit
+        stride) runs four lanes per vector and `V` vectors per block;
+      * a second parallel loop `u` is unrolled `U` times (register
+        blocking: a `U` x `V` block of accumulators, at most 16 of the 32
+        vector registers), chosen so operands that do not depend on `u`
+        are loaded once for all `U` rows;
+      * the reduction loops run inside the block with the accumulators in
+        registers (`affine.for` iter_args), so `C` is loaded and stored
+        once per block instead of once per multiply-add;
+      * an operand is a vector load where its last index moves with `v`
+        (aligned `simd_load` where the offset is provably a multiple of 16
+        bytes, `simd_loadu` otherwise), a `sunway.load_splat`
+        (`simd_loade`) where it does not depend on `v`, and four scalar
+        loads into `simd_set_floatv4` where it moves with another stride;
+      * a padding guard (`affine.if` yielding the load or a constant) is
+        checked for the first and the last lane of a vector (the guard is
+        affine in `v`, so that covers the lanes between): a whole vector
+        loads as one, a vector across the border lane by lane;
+      * `mulf` feeding an `addf` becomes `vector.fma` (`simd_vmas`).
+    `U`, `V` and the choice of `u` and `v` minimise the memory instructions
+    per vector multiply-add (the CPE issues one memory and one
+    floating-point instruction per cycle). Rows and lanes beyond the last
+    whole block run as smaller blocks and as the original scalar code.
+    Reduction order is preserved, so only the fused multiply-add changes
+    rounding. Nests of other shapes stay scalar.
+
+    Before:
+    ```mlir
+    affine.for %i = 0 to 4 {
+      affine.for %j = 0 to 16 {
+        affine.for %k = 0 to 64 {
+          %a = affine.load %A[%i, %k] : memref<4x64xf32, #sunway.ldm>
+          %b = affine.load %B[%k, %j] : memref<64x16xf32, #sunway.ldm>
+          %c = affine.load %C[%i, %j] : memref<4x16xf32, #sunway.ldm>
+          %p = arith.mulf %a, %b : f32
+          %s = arith.addf %c, %p : f32
+          affine.store %s, %C[%i, %j] : memref<4x16xf32, #sunway.ldm>
+        }
+      }
+    }
+    ```
+    After (a 4 x 4 block of accumulators):
+    ```mlir
+    %c0 = vector.load %C[%i0, %j0] {alignment = 16 : i64} : ..., vector<4xf32>
+    ...
+    %acc:16 = affine.for %k = 0 to 64 iter_args(%c00 = %c0, ...) {
+      %a0 = sunway.load_splat %A[%i0, %k] : ... -> vector<4xf32>
+      %b0 = vector.load %B[%k, %j0] {alignment = 16 : i64} : ..., vector<4xf32>
+      %s00 = vector.fma %a0, %b0, %c00 : vector<4xf32>
+      ...
+      affine.yield %s00, ...
+    }
+    vector.store %acc#0, %C[%i0, %j0] {alignment = 16 : i64} : ...
+    ```
+  }];
+  let options = [
+    Option<"maxAccumulators", "max-accumulators", "int64_t", /*default=*/"16",
+           "Vector registers a block may keep as accumulators (of 32)">
+  ];
+  let dependentDialects = ["dlc::sunway::SunwayDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def ConvertSunwayToEmitC : Pass<"dlc-sunway-convert-to-emitc", "mlir::ModuleOp"> {
   let summary = "Lower the sunway-level module to EmitC: an MPE file and a CPE file";
   let description = [{

@@ -345,3 +345,18 @@ LogicalResult BarrierOp::verify() {
                        "synchronise CPEs");
   return success();
 }
+
+LogicalResult LoadSplatOp::verify() {
+  auto type = cast<MemRefType>(getMemref().getType());
+  if (!isLDM(type))
+    return emitOpError("memref must be in #sunway.ldm (simd_loade reads the "
+                       "CPE's LDM), got ")
+           << type;
+  if (!type.getElementType().isF32())
+    return emitOpError("memref must hold f32 (a floatv4 lane), got ")
+           << type.getElementType();
+  if (static_cast<int64_t>(getIndices().size()) != type.getRank())
+    return emitOpError("expects ")
+           << type.getRank() << " indices, got " << getIndices().size();
+  return success();
+}

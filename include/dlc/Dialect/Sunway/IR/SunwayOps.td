@@ -239,4 +239,26 @@ def Sunway_BarrierOp : Sunway_Op<"barrier"> {
   let hasVerifier = 1;
 }
 
+def Sunway_LoadSplatOp : Sunway_Op<"load_splat",
+    [MemoryEffects<[MemRead]>]> {
+  let summary = "simd_loade: one float of LDM broadcast to the four lanes";
+  let description = [{
+    Loads `memref[indices]`, a float in the CPE's LDM, into every lane of a
+    `floatv4` (`simd_loade`): one memory instruction, where a scalar load
+    and a broadcast would take five. The micro-kernels of
+    `dlc-sunway-vectorize-kernels` load the operand a tile row shares this
+    way (a weight of a convolution, an element of a matrix row).
+
+    ```mlir
+    %w = sunway.load_splat %buf[%i, %k] : memref<16x64xf32, #sunway.ldm> -> vector<4xf32>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$memref, Variadic<Index>:$indices);
+  let results = (outs VectorOfLengthAndType<[4], [F32]>:$result);
+  let assemblyFormat = [{
+    $memref `[` $indices `]` attr-dict `:` type($memref) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // DLC_DIALECT_SUNWAY_IR_SUNWAYOPS_TD

@@ -1,0 +1,938 @@
+//===- VectorizeKernels.cpp - register-blocked floatv4 micro-kernels ------===//
+//
+// See the pass description in include/dlc/Target/Sunway/Passes.td. A band
+// is analysed once (which loops are parallel, how each operand moves with
+// each loop), every choice of the vector loop, the blocked loop and the
+// block is priced by the memory and floating-point instructions it issues
+// per vector multiply-add, and the cheapest is generated; the original
+// band is then erased.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dlc/Dialect/Sunway/IR/SunwayHardware.h"
+#include "dlc/Target/Sunway/Passes.h"
+
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/IntegerSet.h"
+
+#include <map>
+
+namespace dlc::sunway {
+#define GEN_PASS_DEF_VECTORIZEKERNELS
+#include "dlc/Target/Sunway/Passes.h.inc"
+} // namespace dlc::sunway
+
+using namespace mlir;
+using namespace dlc;
+using namespace dlc::sunway;
+using affine::AffineForOp;
+using affine::AffineIfOp;
+using affine::AffineLoadOp;
+using affine::AffineStoreOp;
+
+namespace {
+
+/// floatv4: the lanes of every vector this pass makes.
+constexpr int64_t kLanes = 4;
+/// Memory instructions a lane-by-lane vector takes (four scalar loads and
+/// the four lane inserts of simd_set_floatv4).
+constexpr int64_t kGatherCost = 8;
+/// Vector registers of a CPE a block may use (of 32: a few stay free for
+/// addresses the compiler spills into vector registers, and for the
+/// operands in flight).
+constexpr int64_t kBlockRegisters = 28;
+
+/// The change of each of `exprs` (over `numDims` dims and `numSymbols`
+/// symbols bound to `operands`) when `iv` grows by one; nullopt where it is
+/// not a constant (the index is not affine in `iv`).
+std::optional<SmallVector<int64_t>> getSteps(ArrayRef<AffineExpr> exprs,
+                                             unsigned numDims,
+                                             unsigned numSymbols,
+                                             ValueRange operands, Value iv) {
+  MLIRContext *context = iv.getContext();
+  SmallVector<AffineExpr> dims, symbols;
+  bool found = false;
+  for (unsigned i = 0; i < numDims; ++i) {
+    bool is = operands[i] == iv;
+    found |= is;
+    dims.push_back(getAffineDimExpr(i, context) + (is ? 1 : 0));
+  }
+  for (unsigned i = 0; i < numSymbols; ++i) {
+    bool is = operands[numDims + i] == iv;
+    found |= is;
+    symbols.push_back(getAffineSymbolExpr(i, context) + (is ? 1 : 0));
+  }
+  SmallVector<int64_t> steps;
+  for (AffineExpr expr : exprs) {
+    if (!found) {
+      steps.push_back(0);
+      continue;
+    }
+    AffineExpr diff = simplifyAffineExpr(
+        expr.replaceDimsAndSymbols(dims, symbols) - expr, numDims, numSymbols);
+    auto constant = dyn_cast<AffineConstantExpr>(diff);
+    if (!constant)
+      return std::nullopt;
+    steps.push_back(constant.getValue());
+  }
+  return steps;
+}
+
+std::optional<SmallVector<int64_t>> getSteps(AffineMap map, ValueRange operands,
+                                             Value iv) {
+  return getSteps(map.getResults(), map.getNumDims(), map.getNumSymbols(),
+                  operands, iv);
+}
+
+bool isZero(ArrayRef<int64_t> steps) {
+  return llvm::all_of(steps, [](int64_t s) { return s == 0; });
+}
+/// Unit stride along the last index only.
+bool isUnitLast(ArrayRef<int64_t> steps) {
+  return !steps.empty() && steps.back() == 1 && isZero(steps.drop_back());
+}
+
+bool isFloatArith(Operation *op) {
+  return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+             arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+             arith::MinNumFOp>(op);
+}
+
+/// An operand of the band's body: a load, possibly under a padding guard
+/// (`affine.if` yielding the load or a value from outside the band).
+struct Operand {
+  AffineLoadOp load;
+  AffineIfOp guard;
+  Value otherwise;
+};
+
+/// How an operand fills a vector along the vector loop.
+enum class Lanes { Splat, Vector, Gather };
+
+/// A perfect band of point loops computing `C[h] = f(C[h], operands)`.
+struct Band {
+  SmallVector<AffineForOp> loops;
+  SmallVector<int64_t> trips;
+  SmallVector<bool> parallel;
+  AffineStoreOp store;
+  AffineLoadOp accumulator;
+  SmallVector<Operand> operands;
+  /// The body's values by their defining op (loads, guards, arithmetic).
+  SmallVector<Operation *> ops;
+  int64_t floatOps = 0;
+
+  bool isBandValue(Value value) {
+    Operation *def = value.getDefiningOp();
+    Operation *scope = def ? def : value.getParentBlock()->getParentOp();
+    return loops.front()->isProperAncestor(scope) ||
+           (scope == loops.front().getOperation() && !def);
+  }
+};
+
+/// The band that ends in `innermost`, if it has the shape the pass handles.
+std::optional<Band> analyseBand(AffineForOp innermost) {
+  Band band;
+  auto isPointLoop = [](AffineForOp loop) {
+    std::optional<uint64_t> trips = affine::getConstantTripCount(loop);
+    return trips && *trips >= 1 && loop.getStepAsInt() == 1 &&
+           loop.getNumResults() == 0 && !loop->hasAttr("dlc.tile_loop") &&
+           !loop->hasAttr("dlc.distributed");
+  };
+  if (!isPointLoop(innermost))
+    return std::nullopt;
+  // Outwards while the nest is perfect and no loop of the band takes its
+  // bounds from the next (no triangular nests).
+  for (AffineForOp loop = innermost; loop;
+       loop = dyn_cast<AffineForOp>(loop->getParentOp())) {
+    if (!band.loops.empty()) {
+      if (loop.getBody()->getOperations().size() != 2 || !isPointLoop(loop))
+        break;
+      Value iv = loop.getInductionVar();
+      if (llvm::any_of(band.loops, [&](AffineForOp inner) {
+            return llvm::is_contained(inner.getOperands(), iv);
+          }))
+        break;
+    }
+    band.loops.insert(band.loops.begin(), loop);
+  }
+  for (AffineForOp loop : band.loops)
+    band.trips.push_back(*affine::getConstantTripCount(loop));
+
+  Type f32 = Float32Type::get(innermost.getContext());
+  auto isLDMFloat = [&](Value memref) {
+    auto type = dyn_cast<MemRefType>(memref.getType());
+    return type && isLDM(type) && type.getElementType() == f32;
+  };
+  // Map operands come from outside the body: band IVs or outer values.
+  auto operandsOk = [&](ValueRange values) {
+    return llvm::all_of(values, [&](Value v) {
+      return !v.getDefiningOp() || !band.isBandValue(v);
+    });
+  };
+  Block *body = band.loops.back().getBody();
+  for (Operation &op : body->without_terminator()) {
+    if (auto store = dyn_cast<AffineStoreOp>(op)) {
+      if (band.store || !isLDMFloat(store.getMemRef()) ||
+          !operandsOk(store.getMapOperands()))
+        return std::nullopt;
+      band.store = store;
+      continue;
+    }
+    if (auto load = dyn_cast<AffineLoadOp>(op)) {
+      if (!isLDMFloat(load.getMemRef()) || !operandsOk(load.getMapOperands()))
+        return std::nullopt;
+      band.operands.push_back({load, {}, {}});
+      band.ops.push_back(load);
+      continue;
+    }
+    if (auto guard = dyn_cast<AffineIfOp>(op)) {
+      // then { %x = affine.load; affine.yield %x } else { affine.yield %c }
+      if (guard.getNumResults() != 1 || guard.getResult(0).getType() != f32 ||
+          !guard.hasElse() || !operandsOk(guard.getOperands()))
+        return std::nullopt;
+      Block *then = guard.getThenBlock(), *otherwise = guard.getElseBlock();
+      auto load = dyn_cast<AffineLoadOp>(&then->front());
+      auto thenYield = dyn_cast<affine::AffineYieldOp>(then->getTerminator());
+      auto elseYield =
+          dyn_cast<affine::AffineYieldOp>(otherwise->getTerminator());
+      if (then->getOperations().size() != 2 || !load ||
+          otherwise->getOperations().size() != 1 ||
+          thenYield.getOperand(0) != load.getResult() ||
+          !isLDMFloat(load.getMemRef()) || !operandsOk(load.getMapOperands()) ||
+          band.isBandValue(elseYield.getOperand(0)))
+        return std::nullopt;
+      band.operands.push_back({load, guard, elseYield.getOperand(0)});
+      band.ops.push_back(guard);
+      continue;
+    }
+    if (isFloatArith(&op) && op.getResult(0).getType() == f32) {
+      // A multiplication only an addition reads fuses into its simd_vmas.
+      bool fused = isa<arith::MulFOp>(op) && op.getResult(0).hasOneUse() &&
+                   isa<arith::AddFOp>(*op.getResult(0).getUsers().begin());
+      band.floatOps += fused ? 0 : 1;
+      band.ops.push_back(&op);
+      continue;
+    }
+    if (auto constant = dyn_cast<arith::ConstantOp>(op);
+        constant && constant.getType() == f32)
+      continue;
+    return std::nullopt;
+  }
+  if (!band.store)
+    return std::nullopt;
+  // Arithmetic reads body values or values from outside; never an IV.
+  for (Operation *op : band.ops)
+    if (isFloatArith(op))
+      for (Value v : op->getOperands())
+        if (isa<BlockArgument>(v) && band.isBandValue(v))
+          return std::nullopt;
+
+  // The accumulator: the one load of C, at the stored element.
+  Value c = band.store.getMemRef();
+  for (auto it = band.operands.begin(); it != band.operands.end();) {
+    if (it->load.getMemRef() != c) {
+      ++it;
+      continue;
+    }
+    if (it->guard || band.accumulator ||
+        it->load.getAffineMap() != band.store.getAffineMap() ||
+        it->load.getMapOperands() != band.store.getMapOperands())
+      return std::nullopt;
+    band.accumulator = it->load;
+    it = band.operands.erase(it);
+  }
+
+  // Parallel loops name one index of C each, and an index holds at most
+  // one of them: distinct iterations write distinct elements.
+  unsigned rank = band.store.getMemRefType().getRank();
+  SmallVector<int64_t> parallelPerIndex(rank, 0);
+  for (AffineForOp loop : band.loops) {
+    auto steps = getSteps(band.store.getAffineMap(),
+                          band.store.getMapOperands(), loop.getInductionVar());
+    if (!steps)
+      return std::nullopt;
+    int64_t nonZero = llvm::count_if(*steps, [](int64_t s) { return s; });
+    if (nonZero > 1)
+      return std::nullopt;
+    band.parallel.push_back(nonZero == 1);
+    for (unsigned i = 0; i < rank; ++i)
+      if ((*steps)[i] && ++parallelPerIndex[i] > 1)
+        return std::nullopt;
+  }
+  // A reduction needs the accumulator (else every iteration overwrites).
+  if (!band.accumulator && llvm::is_contained(band.parallel, false))
+    return std::nullopt;
+  return band;
+}
+
+/// The micro-kernel chosen for a band: vector loop, blocked loop, block.
+struct Plan {
+  int v = -1, u = -1;
+  int64_t rows = 1, vectors = 1;
+  double cost = 0;
+  SmallVector<Lanes> lanes;
+  SmallVector<bool> laneGuard, dependsOnU;
+};
+
+/// Whether the vector access `map(operands)` of `memref`, with the vector
+/// loop `v` at its lower bound plus a multiple of four, is 16-byte aligned
+/// whatever the other values: its LDM offset and every other term of its
+/// linear position are multiples of four elements.
+bool isAligned(Value memref, AffineMap map, ValueRange operands,
+               AffineForOp v) {
+  auto alloc = memref.getDefiningOp<LDMAllocOp>();
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!alloc || alloc.getOffset() % (kLanes * 4) != 0 ||
+      failed(type.getStridesAndOffset(strides, offset)) || offset % kLanes)
+    return false;
+  MLIRContext *context = memref.getContext();
+  // One dim per distinct value (dim 0: the multiple of four).
+  SmallVector<Value> values = {Value()};
+  auto dimOf = [&](Value value) {
+    auto it = llvm::find(values, value);
+    if (it == values.end()) {
+      values.push_back(value);
+      it = std::prev(values.end());
+    }
+    return getAffineDimExpr(it - values.begin(), context);
+  };
+  auto rebind = [&](AffineMap m, ValueRange ops, AffineExpr vExpr) {
+    SmallVector<AffineExpr> dims, symbols;
+    for (unsigned i = 0; i < m.getNumDims(); ++i)
+      dims.push_back(vExpr && ops[i] == v.getInductionVar() ? vExpr
+                                                            : dimOf(ops[i]));
+    for (unsigned i = 0; i < m.getNumSymbols(); ++i) {
+      Value op = ops[m.getNumDims() + i];
+      symbols.push_back(vExpr && op == v.getInductionVar() ? vExpr : dimOf(op));
+    }
+    return std::make_pair(dims, symbols);
+  };
+  AffineMap lower = v.getLowerBoundMap();
+  if (lower.getNumResults() != 1)
+    return false;
+  auto [lowerDims, lowerSymbols] =
+      rebind(lower, v.getLowerBoundOperands(), AffineExpr());
+  AffineExpr vExpr =
+      lower.getResult(0).replaceDimsAndSymbols(lowerDims, lowerSymbols) +
+      getAffineDimExpr(0, context) * kLanes;
+  auto [dims, symbols] = rebind(map, operands, vExpr);
+  AffineExpr linear = getAffineConstantExpr(offset, context);
+  for (auto [expr, stride] : llvm::zip_equal(map.getResults(), strides))
+    linear = linear + expr.replaceDimsAndSymbols(dims, symbols) * stride;
+  return simplifyAffineExpr(linear, values.size(), 0).isMultipleOf(kLanes);
+}
+
+/// The cheapest plan for `band`, if a loop can carry the lanes.
+std::optional<Plan> choosePlan(Band &band, int64_t maxAccumulators) {
+  std::optional<Plan> best;
+  bool reduces = llvm::is_contained(band.parallel, false);
+  for (int v = 0, e = band.loops.size(); v < e; ++v) {
+    if (!band.parallel[v] || band.trips[v] < kLanes ||
+        band.loops[v].getLowerBoundMap().getNumResults() != 1)
+      continue;
+    Value vIV = band.loops[v].getInductionVar();
+    auto storeSteps =
+        getSteps(band.store.getAffineMap(), band.store.getMapOperands(), vIV);
+    if (!storeSteps || !isUnitLast(*storeSteps))
+      continue;
+    // How each operand moves with v.
+    Plan base;
+    base.v = v;
+    bool viable = true;
+    for (Operand &operand : band.operands) {
+      auto steps = getSteps(operand.load.getAffineMap(),
+                            operand.load.getMapOperands(), vIV);
+      if (!steps) {
+        viable = false;
+        break;
+      }
+      base.lanes.push_back(isZero(*steps)       ? Lanes::Splat
+                           : isUnitLast(*steps) ? Lanes::Vector
+                                                : Lanes::Gather);
+      bool guardMoves = false;
+      if (operand.guard) {
+        IntegerSet set = operand.guard.getIntegerSet();
+        ValueRange guardOperands = operand.guard.getOperands();
+        // Lane ends bound the lanes between only where the guard is
+        // affine in v; v must be a dim to substitute.
+        auto guardSteps = getSteps(set.getConstraints(), set.getNumDims(),
+                                   set.getNumSymbols(), guardOperands, vIV);
+        if (!guardSteps ||
+            llvm::is_contained(guardOperands.drop_front(set.getNumDims()),
+                               vIV)) {
+          viable = false;
+          break;
+        }
+        guardMoves = !isZero(*guardSteps);
+      }
+      base.laneGuard.push_back(guardMoves);
+    }
+    if (!viable)
+      continue;
+    // Every blocked loop (or none) and block shape.
+    for (int u = -1; u < e; ++u) {
+      if (u == v ||
+          (u >= 0 && (!band.parallel[u] || band.trips[u] < 2 ||
+                      band.loops[u].getLowerBoundMap().getNumResults() != 1)))
+        continue;
+      Plan plan = base;
+      plan.u = u;
+      for (Operand &operand : band.operands) {
+        bool depends = false;
+        if (u >= 0) {
+          Value uIV = band.loops[u].getInductionVar();
+          auto steps = getSteps(operand.load.getAffineMap(),
+                                operand.load.getMapOperands(), uIV);
+          depends = !steps || !isZero(*steps) ||
+                    (operand.guard &&
+                     llvm::is_contained(operand.guard.getOperands(), uIV));
+        }
+        plan.dependsOnU.push_back(depends);
+      }
+      int64_t maxRows = u >= 0 ? std::min<int64_t>(4, band.trips[u]) : 1;
+      for (int64_t rows = 1; rows <= maxRows; ++rows) {
+        int64_t maxVectors = band.trips[v] / kLanes;
+        for (int64_t vectors = 1; vectors <= maxVectors; ++vectors) {
+          if (rows * vectors > maxAccumulators ||
+              rows * vectors + rows + vectors > kBlockRegisters)
+            break;
+          double memory = 0;
+          for (auto [i, operand] : llvm::enumerate(band.operands)) {
+            double each = plan.lanes[i] == Lanes::Gather ? kGatherCost : 1;
+            memory +=
+                each * (plan.dependsOnU[i] ? rows : 1) *
+                (plan.lanes[i] == Lanes::Splat && !plan.laneGuard[i] ? 1
+                                                                     : vectors);
+          }
+          double flops = std::max<int64_t>(band.floatOps, 1) * rows * vectors;
+          double cost = std::max(memory, flops) / (rows * vectors);
+          // Cheaper first. On a tie, a reduction takes the larger block:
+          // more independent multiply-add chains hide the pipeline's
+          // latency, which the count does not see (swDNN's 4 x 4); a nest
+          // without one takes the smaller (shorter tails).
+          int64_t size = rows * vectors,
+                  bestSize = best ? best->rows * best->vectors : 0;
+          bool tie =
+              best && cost < best->cost + 1e-9 && cost > best->cost - 1e-9;
+          if (!best || cost < best->cost - 1e-9 ||
+              (tie && (reduces ? size > bestSize : size < bestSize))) {
+            plan.rows = rows;
+            plan.vectors = vectors;
+            plan.cost = cost;
+            best = plan;
+          }
+        }
+      }
+    }
+  }
+  return best;
+}
+
+/// Generates the micro-kernels of one band in place of it.
+class MicroKernelBuilder {
+public:
+  MicroKernelBuilder(Band &band, const Plan &plan)
+      : band(band), plan(plan), loc(band.loops.front().getLoc()),
+        vectorType(
+            VectorType::get({kLanes}, Float32Type::get(loc.getContext()))) {}
+
+  void build() {
+    OpBuilder b(band.loops.front());
+    hoistInvariants(b);
+    for (auto [i, operand] : llvm::enumerate(band.operands))
+      if (plan.lanes[i] == Lanes::Vector)
+        aligned[operand.load] =
+            isAligned(operand.load.getMemRef(), operand.load.getAffineMap(),
+                      operand.load.getMapOperands(), vLoop());
+    storeAligned = isAligned(band.store.getMemRef(), band.store.getAffineMap(),
+                             band.store.getMapOperands(), vLoop());
+    buildOuter(b, 0);
+    band.loops.front().erase();
+  }
+
+private:
+  AffineForOp vLoop() const { return band.loops[plan.v]; }
+  Value vIV() const { return vLoop().getInductionVar(); }
+  Value uIV() const {
+    return plan.u >= 0 ? band.loops[plan.u].getInductionVar() : Value();
+  }
+
+  /// Splats of what the body reads from outside it (and of its constants),
+  /// before the band: they dominate every block.
+  void hoistInvariants(OpBuilder &b) {
+    auto hoist = [&](Value scalar) {
+      if (splats.count(scalar))
+        return;
+      Value value = scalar;
+      if (Operation *def = scalar.getDefiningOp();
+          def && band.isBandValue(scalar))
+        value = b.clone(*def)->getResult(0);
+      splats[scalar] = vector::BroadcastOp::create(b, loc, vectorType, value);
+    };
+    for (Operation *op : band.ops)
+      if (isFloatArith(op))
+        for (Value v : op->getOperands())
+          if (!v.getDefiningOp() || !band.isBandValue(v) ||
+              isa<arith::ConstantOp>(v.getDefiningOp()))
+            hoist(v);
+    for (Operand &operand : band.operands)
+      if (operand.guard)
+        hoist(operand.otherwise);
+    Value stored = band.store.getValue();
+    if (!stored.getDefiningOp() || !band.isBandValue(stored) ||
+        isa<arith::ConstantOp>(stored.getDefiningOp()))
+      hoist(stored);
+  }
+
+  /// The loops outside the block: the other parallel loops, in their
+  /// order, then the blocks of the blocked loop.
+  void buildOuter(OpBuilder &b, unsigned index) {
+    for (; index < band.loops.size(); ++index)
+      if (band.parallel[index] && (int)index != plan.v && (int)index != plan.u)
+        break;
+    if (index == band.loops.size()) {
+      if (plan.u < 0)
+        return buildVectorBlocks(b, Value(), 1);
+      AffineForOp u = band.loops[plan.u];
+      int64_t trips = band.trips[plan.u];
+      int64_t whole = trips / plan.rows * plan.rows;
+      if (whole > 0) {
+        auto loop = createShifted(b, u, 0, whole, plan.rows);
+        OpBuilder inner = OpBuilder::atBlockTerminator(loop.getBody());
+        buildVectorBlocks(inner, loop.getInductionVar(), plan.rows);
+      }
+      if (trips > whole)
+        buildVectorBlocks(b, applyBound(b, u, whole), trips - whole);
+      return;
+    }
+    AffineForOp original = band.loops[index];
+    auto loop = AffineForOp::create(
+        b, loc, original.getLowerBoundOperands(), original.getLowerBoundMap(),
+        original.getUpperBoundOperands(), original.getUpperBoundMap());
+    ivs.map(original.getInductionVar(), loop.getInductionVar());
+    OpBuilder inner = OpBuilder::atBlockTerminator(loop.getBody());
+    buildOuter(inner, index + 1);
+  }
+
+  /// `for iv = lb + from to lb + to step step` of `original`'s lower bound.
+  AffineForOp createShifted(OpBuilder &b, AffineForOp original, int64_t from,
+                            int64_t to, int64_t step) {
+    AffineMap lower = original.getLowerBoundMap();
+    auto shift = [&](int64_t by) {
+      return AffineMap::get(lower.getNumDims(), lower.getNumSymbols(),
+                            lower.getResult(0) + by);
+    };
+    return AffineForOp::create(b, loc, original.getLowerBoundOperands(),
+                               shift(from), original.getLowerBoundOperands(),
+                               shift(to), step);
+  }
+
+  /// `lb + by` of `original`'s lower bound.
+  Value applyBound(OpBuilder &b, AffineForOp original, int64_t by) {
+    AffineMap lower = original.getLowerBoundMap();
+    return affine::AffineApplyOp::create(
+        b, loc,
+        AffineMap::get(lower.getNumDims(), lower.getNumSymbols(),
+                       lower.getResult(0) + by),
+        original.getLowerBoundOperands());
+  }
+
+  Value offset(OpBuilder &b, Value base, int64_t by) {
+    if (by == 0)
+      return base;
+    return affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, b.getContext()) + by),
+        base);
+  }
+
+  /// The blocks along the vector loop for rows u0 .. u0 + rows.
+  void buildVectorBlocks(OpBuilder &b, Value u0, int64_t rows) {
+    AffineForOp v = vLoop();
+    int64_t trips = band.trips[plan.v];
+    int64_t width = plan.vectors * kLanes;
+    int64_t whole = trips / width * width;
+    if (whole > 0) {
+      auto loop = createShifted(b, v, 0, whole, width);
+      OpBuilder inner = OpBuilder::atBlockTerminator(loop.getBody());
+      buildBlock(inner, u0, rows, loop.getInductionVar(), plan.vectors);
+    }
+    int64_t vectors = (trips - whole) / kLanes;
+    if (vectors > 0)
+      buildBlock(b, u0, rows, applyBound(b, v, whole), vectors);
+    int64_t lanes = (trips - whole) % kLanes;
+    if (lanes > 0)
+      buildScalarTail(b, u0, rows, applyBound(b, v, whole + vectors * kLanes),
+                      lanes);
+  }
+
+  /// The original code for the last lanes of the vector loop.
+  void buildScalarTail(OpBuilder &b, Value u0, int64_t rows, Value v0,
+                       int64_t lanes) {
+    MLIRContext *context = b.getContext();
+    AffineExpr d0 = getAffineDimExpr(0, context);
+    OpBuilder current = b;
+    IRMapping mapping = ivs;
+    auto range = [&](Value start, int64_t count, Value original) {
+      auto loop =
+          AffineForOp::create(current, loc, start, AffineMap::get(1, 0, d0),
+                              start, AffineMap::get(1, 0, d0 + count));
+      mapping.map(original, loop.getInductionVar());
+      current = OpBuilder::atBlockTerminator(loop.getBody());
+    };
+    if (u0)
+      range(u0, rows, uIV());
+    range(v0, lanes, vIV());
+    for (auto [index, original] : llvm::enumerate(band.loops)) {
+      if (band.parallel[index])
+        continue;
+      auto loop = AffineForOp::create(
+          current, loc, original.getLowerBoundOperands(),
+          original.getLowerBoundMap(), original.getUpperBoundOperands(),
+          original.getUpperBoundMap());
+      mapping.map(original.getInductionVar(), loop.getInductionVar());
+      current = OpBuilder::atBlockTerminator(loop.getBody());
+    }
+    for (Operation &op : band.loops.back().getBody()->without_terminator())
+      current.clone(op, mapping);
+  }
+
+  /// One block: rows x vectors accumulators through the reduction loops.
+  void buildBlock(OpBuilder &b, Value u0, int64_t rows, Value v0,
+                  int64_t vectors) {
+    BlockShape block{u0, v0, rows, vectors};
+    SmallVector<Value> accumulators;
+    if (band.accumulator)
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < vectors; ++j)
+          accumulators.push_back(vectorAccess(
+              b, block, band.accumulator.getMemRef(),
+              band.accumulator.getAffineMap(),
+              band.accumulator.getMapOperands(), i, j, storeAligned));
+    SmallVector<unsigned> reductions;
+    for (unsigned index = 0; index < band.loops.size(); ++index)
+      if (!band.parallel[index])
+        reductions.push_back(index);
+    SmallVector<Value> results =
+        buildReductions(b, block, reductions, accumulators);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < vectors; ++j) {
+        SmallVector<Value> indices =
+            getIndices(b, block, band.store.getAffineMap(),
+                       band.store.getMapOperands(), i, j, 0);
+        vector::StoreOp::create(b, loc, results[i * vectors + j],
+                                band.store.getMemRef(), indices,
+                                /*nontemporal=*/false, getAlign(storeAligned));
+      }
+  }
+
+  struct BlockShape {
+    Value u0, v0;
+    int64_t rows, vectors;
+  };
+
+  llvm::MaybeAlign getAlign(bool isAligned) const {
+    return isAligned ? llvm::MaybeAlign(kLanes * 4) : llvm::MaybeAlign();
+  }
+
+  SmallVector<Value> buildReductions(OpBuilder &b, const BlockShape &block,
+                                     ArrayRef<unsigned> reductions,
+                                     ValueRange accumulators) {
+    if (reductions.empty())
+      return computeBlock(b, block, accumulators);
+    AffineForOp original = band.loops[reductions.front()];
+    SmallVector<Value> results;
+    auto loop = AffineForOp::create(
+        b, loc, original.getLowerBoundOperands(), original.getLowerBoundMap(),
+        original.getUpperBoundOperands(), original.getUpperBoundMap(), 1,
+        accumulators,
+        [&](OpBuilder &inner, Location, Value iv, ValueRange carried) {
+          ivs.map(original.getInductionVar(), iv);
+          SmallVector<Value> next =
+              buildReductions(inner, block, reductions.drop_front(), carried);
+          affine::AffineYieldOp::create(inner, loc, next);
+        });
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  /// The stored value of every (row, vector) of the block, operands shared
+  /// where they do not depend on the row or the vector.
+  SmallVector<Value> computeBlock(OpBuilder &b, const BlockShape &block,
+                                  ValueRange accumulators) {
+    memo.clear();
+    SmallVector<Value> results;
+    for (int64_t i = 0; i < block.rows; ++i)
+      for (int64_t j = 0; j < block.vectors; ++j) {
+        current = accumulators.empty() ? Value()
+                                       : accumulators[i * block.vectors + j];
+        results.push_back(getVector(b, block, band.store.getValue(), i, j));
+      }
+    return results;
+  }
+
+  bool dependsOnU(Value value) {
+    return plan.u >= 0 && depends(value, uDependence, [&](size_t i) {
+             return bool(plan.dependsOnU[i]);
+           });
+  }
+  bool dependsOnV(Value value) {
+    return depends(value, vDependence, [&](size_t i) {
+      return plan.lanes[i] != Lanes::Splat || plan.laneGuard[i];
+    });
+  }
+
+  /// Whether `value` differs between the rows (or vectors) of a block: the
+  /// accumulator does, an operand as `operandDepends` says, arithmetic
+  /// where an operand does.
+  bool depends(Value value, DenseMap<Value, bool> &cache,
+               function_ref<bool(size_t)> operandDepends) {
+    if (auto it = cache.find(value); it != cache.end())
+      return it->second;
+    bool result = false;
+    if (band.accumulator && value == band.accumulator.getResult()) {
+      result = true;
+    } else if (Operation *def = value.getDefiningOp();
+               def && band.isBandValue(value)) {
+      if (Operand *operand = findOperand(def))
+        result = operandDepends(operand - band.operands.data());
+      else
+        result = llvm::any_of(def->getOperands(), [&](Value v) {
+          return depends(v, cache, operandDepends);
+        });
+    }
+    return cache[value] = result;
+  }
+
+  Operand *findOperand(Operation *op) {
+    for (Operand &operand : band.operands)
+      if (operand.load == op || operand.guard == op)
+        return &operand;
+    return nullptr;
+  }
+
+  /// The vector of `value` for row i and vector j of the block.
+  Value getVector(OpBuilder &b, const BlockShape &block, Value value, int64_t i,
+                  int64_t j) {
+    if (band.accumulator && value == band.accumulator.getResult())
+      return current;
+    if (auto it = splats.find(value); it != splats.end())
+      return it->second;
+    auto key =
+        std::make_tuple(value.getAsOpaquePointer(), dependsOnU(value) ? i : -1,
+                        dependsOnV(value) ? j : -1);
+    if (auto it = memo.find(key); it != memo.end())
+      return it->second;
+    Operation *def = value.getDefiningOp();
+    Value result;
+    if (Operand *operand = findOperand(def)) {
+      result = getOperandVector(b, block, *operand, i, j);
+    } else if (auto add = dyn_cast<arith::AddFOp>(def);
+               add &&
+               (getFusableMul(add.getLhs()) || getFusableMul(add.getRhs()))) {
+      // a * b + c: one simd_vmas.
+      arith::MulFOp mul = getFusableMul(add.getLhs());
+      Value addend = add.getRhs();
+      if (!mul) {
+        mul = getFusableMul(add.getRhs());
+        addend = add.getLhs();
+      }
+      Value x = getVector(b, block, mul.getLhs(), i, j);
+      Value y = getVector(b, block, mul.getRhs(), i, j);
+      Value z = getVector(b, block, addend, i, j);
+      result = vector::FMAOp::create(b, loc, x, y, z);
+    } else {
+      SmallVector<Value> operands;
+      for (Value operand : def->getOperands())
+        operands.push_back(getVector(b, block, operand, i, j));
+      OperationState state(loc, def->getName(), operands, {vectorType},
+                           def->getAttrs());
+      result = b.create(state)->getResult(0);
+    }
+    memo[key] = result;
+    return result;
+  }
+
+  /// The multiplication `value` is, when only one addition reads it.
+  arith::MulFOp getFusableMul(Value value) {
+    auto mul = value.getDefiningOp<arith::MulFOp>();
+    return mul && band.isBandValue(value) && value.hasOneUse() ? mul : nullptr;
+  }
+
+  /// Index values of `map(operands)` at row i, vector j, lane `lane`.
+  SmallVector<Value> getIndices(OpBuilder &b, const BlockShape &block,
+                                AffineMap map, ValueRange operands, int64_t i,
+                                int64_t j, int64_t lane) {
+    SmallVector<Value> bound = bindOperands(b, block, operands, i, j, lane);
+    SmallVector<Value> indices;
+    for (AffineExpr expr : map.getResults())
+      indices.push_back(affine::AffineApplyOp::create(
+          b, loc, AffineMap::get(map.getNumDims(), map.getNumSymbols(), expr),
+          bound));
+    return indices;
+  }
+
+  SmallVector<Value> bindOperands(OpBuilder &b, const BlockShape &block,
+                                  ValueRange operands, int64_t i, int64_t j,
+                                  int64_t lane) {
+    SmallVector<Value> bound;
+    for (Value operand : operands) {
+      if (operand == vIV())
+        bound.push_back(offset(b, block.v0, j * kLanes + lane));
+      else if (plan.u >= 0 && operand == uIV())
+        bound.push_back(offset(b, block.u0, i));
+      else
+        bound.push_back(ivs.lookupOrDefault(operand));
+    }
+    return bound;
+  }
+
+  Value vectorAccess(OpBuilder &b, const BlockShape &block, Value memref,
+                     AffineMap map, ValueRange operands, int64_t i, int64_t j,
+                     bool isAligned) {
+    return vector::LoadOp::create(b, loc, vectorType, memref,
+                                  getIndices(b, block, map, operands, i, j, 0),
+                                  /*nontemporal=*/false, getAlign(isAligned));
+  }
+
+  /// The operand's vector, without its guard.
+  Value loadVector(OpBuilder &b, const BlockShape &block, Operand &operand,
+                   int64_t i, int64_t j) {
+    AffineLoadOp load = operand.load;
+    size_t index = &operand - band.operands.data();
+    switch (plan.lanes[index]) {
+    case Lanes::Vector:
+      return vectorAccess(b, block, load.getMemRef(), load.getAffineMap(),
+                          load.getMapOperands(), i, j, aligned[load]);
+    case Lanes::Splat:
+      return LoadSplatOp::create(b, loc, vectorType, load.getMemRef(),
+                                 getIndices(b, block, load.getAffineMap(),
+                                            load.getMapOperands(), i, j, 0));
+    case Lanes::Gather: {
+      SmallVector<Value> elements;
+      for (int64_t lane = 0; lane < kLanes; ++lane)
+        elements.push_back(loadLane(b, block, operand, i, j, lane));
+      return vector::FromElementsOp::create(b, loc, vectorType, elements);
+    }
+    }
+    llvm_unreachable("covered switch");
+  }
+
+  Value loadLane(OpBuilder &b, const BlockShape &block, Operand &operand,
+                 int64_t i, int64_t j, int64_t lane) {
+    return AffineLoadOp::create(
+        b, loc, operand.load.getMemRef(), operand.load.getAffineMap(),
+        bindOperands(b, block, operand.load.getMapOperands(), i, j, lane));
+  }
+
+  Value getOperandVector(OpBuilder &b, const BlockShape &block,
+                         Operand &operand, int64_t i, int64_t j) {
+    if (!operand.guard)
+      return loadVector(b, block, operand, i, j);
+    size_t index = &operand - band.operands.data();
+    IntegerSet set = operand.guard.getIntegerSet();
+    ValueRange guardOperands = operand.guard.getOperands();
+    auto yieldIn = [&](Block *target, function_ref<Value(OpBuilder &)> make) {
+      OpBuilder inner = OpBuilder::atBlockEnd(target);
+      affine::AffineYieldOp::create(inner, loc, make(inner));
+    };
+    if (!plan.laneGuard[index]) {
+      auto guard =
+          AffineIfOp::create(b, loc, TypeRange{vectorType}, set,
+                             bindOperands(b, block, guardOperands, i, j, 0),
+                             /*withElseRegion=*/true);
+      yieldIn(guard.getThenBlock(), [&](OpBuilder &inner) {
+        return loadVector(inner, block, operand, i, j);
+      });
+      yieldIn(guard.getElseBlock(),
+              [&](OpBuilder &) { return splats.lookup(operand.otherwise); });
+      return guard.getResult(0);
+    }
+    // The guard holds for every lane when it holds for the first and the
+    // last (it is affine in v): the constraints twice, v's dim bound to
+    // lane 0 and, as an extra dim, to lane 3.
+    unsigned numDims = set.getNumDims();
+    SmallVector<AffineExpr> lastLaneDims;
+    for (unsigned d = 0; d < numDims; ++d)
+      lastLaneDims.push_back(getAffineDimExpr(
+          guardOperands[d] == vIV() ? numDims : d, b.getContext()));
+    SmallVector<AffineExpr> constraints;
+    SmallVector<bool> equalities;
+    for (unsigned k = 0; k < set.getNumConstraints(); ++k) {
+      constraints.push_back(set.getConstraint(k));
+      constraints.push_back(set.getConstraint(k).replaceDims(lastLaneDims));
+      equalities.append(2, set.isEq(k));
+    }
+    // Operands: the dims, the last lane's v, the symbols.
+    IntegerSet both = IntegerSet::get(numDims + 1, set.getNumSymbols(),
+                                      constraints, equalities);
+    SmallVector<Value> first = bindOperands(b, block, guardOperands, i, j, 0);
+    SmallVector<Value> bothOperands(first.begin(), first.begin() + numDims);
+    bothOperands.push_back(offset(b, block.v0, j * kLanes + kLanes - 1));
+    bothOperands.append(first.begin() + numDims, first.end());
+    auto whole = AffineIfOp::create(b, loc, TypeRange{vectorType}, both,
+                                    bothOperands, /*withElseRegion=*/true);
+    yieldIn(whole.getThenBlock(), [&](OpBuilder &inner) {
+      return loadVector(inner, block, operand, i, j);
+    });
+    yieldIn(whole.getElseBlock(), [&](OpBuilder &inner) {
+      SmallVector<Value> elements;
+      for (int64_t lane = 0; lane < kLanes; ++lane) {
+        auto laneGuard = AffineIfOp::create(
+            inner, loc, TypeRange{operand.load.getType()}, set,
+            bindOperands(inner, block, guardOperands, i, j, lane),
+            /*withElseRegion=*/true);
+        yieldIn(laneGuard.getThenBlock(), [&](OpBuilder &then) {
+          return loadLane(then, block, operand, i, j, lane);
+        });
+        yieldIn(laneGuard.getElseBlock(),
+                [&](OpBuilder &) { return operand.otherwise; });
+        elements.push_back(laneGuard.getResult(0));
+      }
+      return vector::FromElementsOp::create(inner, loc, vectorType, elements);
+    });
+    return whole.getResult(0);
+  }
+
+  Band &band;
+  const Plan &plan;
+  Location loc;
+  VectorType vectorType;
+  /// Band IVs to the IVs of the loops that replace them.
+  IRMapping ivs;
+  DenseMap<Value, Value> splats;
+  DenseMap<Value, bool> uDependence, vDependence;
+  std::map<std::tuple<const void *, int64_t, int64_t>, Value> memo;
+  DenseMap<Operation *, bool> aligned;
+  bool storeAligned = false;
+  Value current;
+};
+
+struct VectorizeKernelsPass
+    : dlc::sunway::impl::VectorizeKernelsBase<VectorizeKernelsPass> {
+  using VectorizeKernelsBase::VectorizeKernelsBase;
+
+  void runOnOperation() override {
+    if (SunwayHardware::get(getOperation()).vectorLanes != kLanes)
+      return;
+    SmallVector<AffineForOp> innermost;
+    getOperation().walk([&](AffineForOp loop) {
+      if (loop->getParentOfType<LaunchOp>() &&
+          loop.getBody()->getOps<AffineForOp>().empty())
+        innermost.push_back(loop);
+    });
+    for (AffineForOp loop : innermost) {
+      std::optional<Band> band = analyseBand(loop);
+      if (!band)
+        continue;
+      std::optional<Plan> plan = choosePlan(*band, maxAccumulators);
+      if (!plan)
+        continue;
+      MicroKernelBuilder(*band, *plan).build();
+    }
+  }
+};
+
+} // namespace

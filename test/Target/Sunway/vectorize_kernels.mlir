@@ -1,0 +1,168 @@
+// RUN: dlc-opt --split-input-file --dlc-sunway-vectorize-kernels --canonicalize --cse %s | FileCheck %s
+
+// A matmul tile: j carries the lanes (unit stride in C and B), i is
+// blocked four rows deep, k runs inside with the 4 x 4 accumulators in
+// registers; A's element is one simd_loade per row, B's vectors are shared
+// by the rows; aligned LDM offsets give aligned loads and stores.
+// CHECK-LABEL: func.func @matmul
+// CHECK: affine.for %[[I:.*]] = 0 to 8 step 4 {
+// CHECK: affine.for %[[J:.*]] = 0 to 16 step 16 {
+// CHECK-COUNT-16: vector.load %{{.*}} {alignment = 16 : i64} : memref<8x16xf32, #sunway.ldm>, vector<4xf32>
+// CHECK: %[[ACC:.*]]:16 = affine.for %[[K:.*]] = 0 to 32 iter_args(
+// CHECK: sunway.load_splat %{{.*}}[%[[I]], %[[K]]] : memref<8x32xf32, #sunway.ldm> -> vector<4xf32>
+// CHECK: vector.load %{{.*}}[%[[K]], %[[J]]] {alignment = 16 : i64} : memref<32x16xf32, #sunway.ldm>, vector<4xf32>
+// CHECK-COUNT-16: vector.fma
+// CHECK: affine.yield
+// CHECK-COUNT-16: vector.store %[[ACC]]#{{[0-9]+}}, %{{.*}} {alignment = 16 : i64} : memref<8x16xf32, #sunway.ldm>, vector<4xf32>
+// CHECK-NOT: affine.load
+module {
+  func.func @matmul(%o: memref<8x16xf32>) {
+    sunway.launch "k0" (%o) : memref<8x16xf32> attributes {node = "n", ldm_bytes = 3584 : i64} {
+    ^bb0(%id: index, %row: index, %col: index, %out: memref<8x16xf32>):
+      %a = sunway.ldm_alloc offset 0 : memref<8x32xf32, #sunway.ldm>
+      %b = sunway.ldm_alloc offset 1024 : memref<32x16xf32, #sunway.ldm>
+      %c = sunway.ldm_alloc offset 3072 : memref<8x16xf32, #sunway.ldm>
+      affine.for %i = 0 to 8 {
+        affine.for %j = 0 to 16 {
+          affine.for %k = 0 to 32 {
+            %x = affine.load %a[%i, %k] : memref<8x32xf32, #sunway.ldm>
+            %y = affine.load %b[%k, %j] : memref<32x16xf32, #sunway.ldm>
+            %z = affine.load %c[%i, %j] : memref<8x16xf32, #sunway.ldm>
+            %p = arith.mulf %x, %y : f32
+            %s = arith.addf %z, %p : f32
+            affine.store %s, %c[%i, %j] : memref<8x16xf32, #sunway.ldm>
+          }
+        }
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+// A padded convolution row: ow carries the lanes, the input's offset by kw
+// makes its loads unaligned; the padding guard is checked at the first and
+// the last lane (one vector load when both hold, lane by lane otherwise);
+// 18 output columns leave a block of four vectors, no smaller vector block
+// and two scalar columns with the original guarded code.
+// CHECK-LABEL: func.func @conv_row
+// CHECK: affine.for %[[CO:.*]] = 0 to 4 step 4 {
+// CHECK: affine.for %[[OW:.*]] = 0 to 16 step 16 {
+// CHECK: affine.for %[[KW:.*]] = 0 to 3 iter_args(
+// CHECK: affine.if #{{.*}}(%[[OW]], %[[KW]]) -> vector<4xf32> {
+// CHECK: vector.load %{{.*}} : memref<20xf32, #sunway.ldm>, vector<4xf32>
+// CHECK: } else {
+// CHECK-COUNT-4: affine.if #{{.*}} -> f32 {
+// CHECK: vector.from_elements
+// CHECK: sunway.load_splat %{{.*}}[%[[CO]], %[[KW]]]
+// CHECK: vector.fma
+// The two last columns: the original code.
+// CHECK: affine.for %{{.*}} = 0 to 4 {
+// CHECK: affine.for %{{.*}} = 16 to 18 {
+// CHECK: affine.for %{{.*}} = 0 to 3 {
+// CHECK: affine.if
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: affine.store
+#pad = affine_set<(ow, kw) : (ow + kw - 1 >= 0, 18 - ow - kw >= 0)>
+module {
+  func.func @conv_row(%o: memref<4x18xf32>) {
+    sunway.launch "k0" (%o) : memref<4x18xf32> attributes {node = "n", ldm_bytes = 512 : i64} {
+    ^bb0(%id: index, %row: index, %col: index, %out: memref<4x18xf32>):
+      %zero = arith.constant 0.0 : f32
+      %x = sunway.ldm_alloc offset 0 : memref<20xf32, #sunway.ldm>
+      %w = sunway.ldm_alloc offset 96 : memref<4x3xf32, #sunway.ldm>
+      %c = sunway.ldm_alloc offset 144 : memref<4x18xf32, #sunway.ldm>
+      affine.for %co = 0 to 4 {
+        affine.for %ow = 0 to 18 {
+          affine.for %kw = 0 to 3 {
+            %v = affine.if #pad(%ow, %kw) -> f32 {
+              %l = affine.load %x[%ow + %kw] : memref<20xf32, #sunway.ldm>
+              affine.yield %l : f32
+            } else {
+              affine.yield %zero : f32
+            }
+            %k = affine.load %w[%co, %kw] : memref<4x3xf32, #sunway.ldm>
+            %z = affine.load %c[%co, %ow] : memref<4x18xf32, #sunway.ldm>
+            %p = arith.mulf %v, %k : f32
+            %s = arith.addf %z, %p : f32
+            affine.store %s, %c[%co, %ow] : memref<4x18xf32, #sunway.ldm>
+          }
+        }
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+// An elementwise nest (relu) is one vector per four elements, the constant
+// splat hoisted out; a stride-2 read (pooling) fills its lanes one by one.
+// CHECK-LABEL: func.func @elementwise
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
+// CHECK: affine.for %[[I:.*]] = 0 to 16 step 4 {
+// CHECK: %[[X:.*]] = vector.load %{{.*}}[%[[I]]] {alignment = 16 : i64}
+// CHECK: %[[R:.*]] = arith.maximumf %[[X]], %[[ZERO]] : vector<4xf32>
+// CHECK: vector.store %[[R]]
+// CHECK: affine.for %{{.*}} = 0 to 8 step 4 {
+// CHECK-COUNT-4: affine.load %{{.*}} : memref<16xf32, #sunway.ldm>
+// CHECK: vector.from_elements
+// CHECK: vector.store
+module {
+  func.func @elementwise(%o: memref<16xf32>) {
+    sunway.launch "k0" (%o) : memref<16xf32> attributes {node = "n", ldm_bytes = 256 : i64} {
+    ^bb0(%id: index, %row: index, %col: index, %out: memref<16xf32>):
+      %zero = arith.constant 0.0 : f32
+      %x = sunway.ldm_alloc offset 0 : memref<16xf32, #sunway.ldm>
+      %y = sunway.ldm_alloc offset 64 : memref<16xf32, #sunway.ldm>
+      %h = sunway.ldm_alloc offset 128 : memref<8xf32, #sunway.ldm>
+      affine.for %i = 0 to 16 {
+        %v = affine.load %x[%i] : memref<16xf32, #sunway.ldm>
+        %r = arith.maximumf %v, %zero : f32
+        affine.store %r, %y[%i] : memref<16xf32, #sunway.ldm>
+      }
+      affine.for %i = 0 to 8 {
+        %v = affine.load %x[%i * 2] : memref<16xf32, #sunway.ldm>
+        affine.store %v, %h[%i] : memref<8xf32, #sunway.ldm>
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+// What stays scalar: fewer than four lanes, a store whose last index does
+// not move at unit stride, integer data, and buffers in main memory.
+// CHECK-LABEL: func.func @scalar
+// CHECK-NOT: vector.
+// CHECK: return
+module {
+  func.func @scalar(%o: memref<16xf32>, %m: memref<16xi32>) {
+    sunway.launch "k0" (%o, %m) : memref<16xf32>, memref<16xi32> attributes {node = "n", ldm_bytes = 256 : i64} {
+    ^bb0(%id: index, %row: index, %col: index, %out: memref<16xf32>, %mi: memref<16xi32>):
+      %x = sunway.ldm_alloc offset 0 : memref<16xf32, #sunway.ldm>
+      %y = sunway.ldm_alloc offset 64 : memref<4xf32, #sunway.ldm>
+      %n = sunway.ldm_alloc offset 128 : memref<16xi32, #sunway.ldm>
+      affine.for %i = 0 to 3 {
+        %v = affine.load %x[%i] : memref<16xf32, #sunway.ldm>
+        affine.store %v, %y[%i] : memref<4xf32, #sunway.ldm>
+      }
+      affine.for %i = 0 to 8 {
+        %v = affine.load %x[%i] : memref<16xf32, #sunway.ldm>
+        affine.store %v, %x[%i * 2] : memref<16xf32, #sunway.ldm>
+      }
+      affine.for %i = 0 to 16 {
+        %v = affine.load %n[%i] : memref<16xi32, #sunway.ldm>
+        affine.store %v, %n[%i] : memref<16xi32, #sunway.ldm>
+      }
+      affine.for %i = 0 to 16 {
+        %v = affine.load %out[%i] : memref<16xf32>
+        affine.store %v, %out[%i] : memref<16xf32>
+      }
+    }
+    return
+  }
+}
