@@ -170,6 +170,16 @@ Tiling Model::evaluate(ArrayRef<int64_t> tileSizes,
         }
         extent = 1 + (step ? span / step : 0);
         step = extent > 1 ? step : 1;
+        // A span past both ends of a dimension that no tile loop moves
+        // (guarded accesses through padding) is the whole dimension: the
+        // transfer generator moves it whole, in long blocks.
+        bool fixedOrigin = llvm::all_of(dim.coefficients, [&](auto term) {
+          auto it = bandIndex.find(term.first);
+          return it == bandIndex.end() ||
+                 tileSizes[it->second] == problem.tripCounts[it->second];
+        });
+        if (step == 1 && extent >= size && fixedOrigin)
+          extent = size;
       }
       box.extents.push_back(extent);
       box.steps.push_back(step);
@@ -386,6 +396,30 @@ FailureOr<Tiling> dlc::chooseTiling(const TilingProblem &problem,
           Tiling candidate = model.evaluateBestOrder(sizes, policy);
           if (fits(candidate) && isCheaper(candidate, best ? *best : current))
             best = std::move(candidate);
+        }
+      // Stalled: move two loops at once, one to any divisor and the other
+      // to the largest that still fits (what trading a tile dimension for
+      // another under the capacity needs, e.g. more output rows of a
+      // matrix-vector product for a shorter reduction tile).
+      for (unsigned l = 0; !best && l < depth; ++l)
+        for (int64_t size : divisors[l]) {
+          if (size == current.tileSizes[l])
+            continue;
+          for (unsigned m = 0; m < depth; ++m) {
+            if (m == l)
+              continue;
+            for (int64_t other : llvm::reverse(divisors[m])) {
+              llvm::SmallVector<int64_t> sizes = current.tileSizes;
+              sizes[l] = size;
+              sizes[m] = other;
+              Tiling candidate = model.evaluateBestOrder(sizes, policy);
+              if (!fits(candidate))
+                continue;
+              if (isCheaper(candidate, best ? *best : current))
+                best = std::move(candidate);
+              break;
+            }
+          }
         }
       if (!best)
         return current;

@@ -246,11 +246,10 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
     int64_t step = united ? std::max<int64_t>(united->step, 1) : 1;
     if (whole || !united ||
         (step == 1 && united->high - united->low + 1 >= size)) {
-      // The whole dimension, unless the box is larger (guarded accesses
-      // reach outside it) and must keep its origin.
-      if (whole || !united ||
-          (united->fixedPart.coefficients.empty() && united->low >= 0 &&
-           united->high < size)) {
+      // The whole dimension, also when the box reaches past its ends
+      // (guarded accesses through padding: they touch only the elements
+      // inside), unless a tile loop moves the box's origin.
+      if (whole || !united || united->fixedPart.coefficients.empty()) {
         box[d].whole = true;
         box[d].origin.known = true;
         box[d].extent = size;
