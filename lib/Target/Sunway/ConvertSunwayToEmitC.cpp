@@ -519,8 +519,12 @@ template <typename DMAOp> struct DMAPattern : OpConversionPattern<DMAOp> {
     SmallVector<Value> operands = {srcVoid, dstVoid, length, replyWord};
     for (unsigned i = 0; i < 4; ++i)
       args.push_back(rewriter.getIndexAttr(i));
+    // The broadcast modes deliver to every CPE of the mask: all of them.
+    bool broadcasts =
+        op.getMode() == DMAMode::bcast || op.getMode() == DMAMode::brow;
     if (isGet)
-      args.push_back(emitc::OpaqueAttr::get(context, "0"));
+      args.push_back(
+          emitc::OpaqueAttr::get(context, broadcasts ? "0xff" : "0"));
     operands.push_back(stride);
     operands.push_back(block);
     args.push_back(rewriter.getIndexAttr(4));
@@ -791,6 +795,25 @@ struct VectorCallPattern : ConversionPattern {
   std::string callee;
 };
 
+/// vector.extract of a constant lane: simd_vextfsN.
+struct VectorExtractPattern : OpConversionPattern<vector::ExtractOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(vector::ExtractOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<int64_t> lane =
+        op.getStaticPosition().size() == 1
+            ? std::optional<int64_t>(op.getStaticPosition().front())
+            : std::nullopt;
+    if (!lane || *lane == ShapedType::kDynamic)
+      return failure();
+    rewriter.replaceOpWithNewOp<emitc::CallOpaqueOp>(
+        op, TypeRange{op.getType()}, "simd_vextfs" + std::to_string(*lane),
+        ValueRange{adaptor.getSource()});
+    return success();
+  }
+};
+
 /// A constant vector (a folded splat): simd_set_floatv4 of its lanes.
 struct VectorConstantPattern : OpConversionPattern<arith::ConstantOp> {
   VectorConstantPattern(const TypeConverter &converter, MLIRContext *context)
@@ -1006,7 +1029,7 @@ struct ConvertSunwayToEmitCPass
         IntegerMinMaxPattern<arith::MinSIOp, false, false>,
         IntegerMinMaxPattern<arith::MaxUIOp, true, true>,
         IntegerMinMaxPattern<arith::MinUIOp, false, true>, LoadSplatPattern,
-        VectorConstantPattern>(converter, context);
+        VectorConstantPattern, VectorExtractPattern>(converter, context);
     populateVectorPatterns(converter, patterns);
     ConversionTarget target(*context);
     target.addLegalDialect<emitc::EmitCDialect>();

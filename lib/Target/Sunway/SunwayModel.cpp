@@ -43,7 +43,7 @@ namespace {
 /// What one CPE executes in one kernel.
 struct CPECounts {
   int64_t fp = 0, fpDivide = 0, ldmLoads = 0, ldmStores = 0, mainLoads = 0,
-          mainStores = 0, laneMoves = 0;
+          mainStores = 0, laneMoves = 0, barriers = 0;
   int64_t getBytes = 0, putBytes = 0, transfers = 0;
   /// Seconds of its transfers, each at its share of the bandwidth.
   double dmaSeconds = 0;
@@ -79,10 +79,13 @@ int64_t getFloatInstructions(Operation *op) {
              : 1;
 }
 
-/// Lane inserts of `op` (simd_set_floatv4 builds a vector in four).
+/// Lane moves of `op` (simd_set_floatv4 builds a vector in four lane
+/// inserts, simd_vextfsN takes one lane out).
 int64_t getLaneMoves(Operation *op) {
   if (isa<vector::BroadcastOp, vector::FromElementsOp>(op))
     return 4;
+  if (isa<vector::ExtractOp>(op))
+    return 1;
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
     return isa<VectorType>(constant.getType()) ? 4 : 0;
   return 0;
@@ -304,6 +307,8 @@ private:
           *condition ? guard.getThenRegion() : guard.getElseRegion();
       return region.empty() ? success() : countBlock(region.front(), times);
     }
+    if (isa<BarrierOp>(op))
+      counts->barriers += times;
     if (auto get = dyn_cast<DMAGetOp>(op))
       return countDMA(get, times, /*isGet=*/true);
     if (auto put = dyn_cast<DMAPutOp>(op))
@@ -503,7 +508,10 @@ dlc::sunway::predictSunwayReport(ModuleOp module, const ModelCost &cost) {
         double memCycles =
             counts.ldmLoads + counts.ldmStores + counts.laneMoves +
             (counts.mainLoads + counts.mainStores) * hw.mainMemoryAccessCycles;
-        double compute = std::max(fpCycles, memCycles);
+        // A barrier costs its cycles and lines the CPEs up; the wait
+        // for the slowest is not counted (each CPE is counted alone).
+        double compute =
+            std::max(fpCycles, memCycles) + counts.barriers * hw.barrierCycles;
         double dma = counts.dmaSeconds * hw.clockHz;
         slowest = std::max(slowest,
                            overlaps ? std::max(compute, dma) : compute + dma);

@@ -53,6 +53,11 @@ void sunway::buildSunwayPipeline(OpPassManager &pm,
   };
   buildDLCMemoryPipeline(pm, options, hooks);
   pm.addNestedPass<func::FuncOp>(sunway::createAssignLDM());
+  // The broadcast rewrite matches the counted issues in their canonical
+  // form.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(sunway::createBroadcastSharedGets());
   pm.addNestedPass<func::FuncOp>(sunway::createVectorizeKernels());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -395,7 +395,8 @@ std::optional<Plan> choosePlan(Band &band, int64_t maxAccumulators) {
       }
       int64_t maxRows = u >= 0 ? std::min<int64_t>(4, band.trips[u]) : 1;
       for (int64_t rows = 1; rows <= maxRows; ++rows) {
-        int64_t maxVectors = band.trips[v] / kLanes;
+        // The last vector of a block may be partial.
+        int64_t maxVectors = llvm::divideCeil(band.trips[v], kLanes);
         for (int64_t vectors = 1; vectors <= maxVectors; ++vectors) {
           if (rows * vectors > maxAccumulators ||
               rows * vectors + rows + vectors > kBlockRegisters)
@@ -560,58 +561,37 @@ private:
       OpBuilder inner = OpBuilder::atBlockTerminator(loop.getBody());
       buildBlock(inner, u0, rows, loop.getInductionVar(), plan.vectors);
     }
-    int64_t vectors = (trips - whole) / kLanes;
-    if (vectors > 0)
-      buildBlock(b, u0, rows, applyBound(b, v, whole), vectors);
-    int64_t lanes = (trips - whole) % kLanes;
-    if (lanes > 0)
-      buildScalarTail(b, u0, rows, applyBound(b, v, whole + vectors * kLanes),
-                      lanes);
-  }
-
-  /// The original code for the last lanes of the vector loop.
-  void buildScalarTail(OpBuilder &b, Value u0, int64_t rows, Value v0,
-                       int64_t lanes) {
-    MLIRContext *context = b.getContext();
-    AffineExpr d0 = getAffineDimExpr(0, context);
-    OpBuilder current = b;
-    IRMapping mapping = ivs;
-    auto range = [&](Value start, int64_t count, Value original) {
-      auto loop =
-          AffineForOp::create(current, loc, start, AffineMap::get(1, 0, d0),
-                              start, AffineMap::get(1, 0, d0 + count));
-      mapping.map(original, loop.getInductionVar());
-      current = OpBuilder::atBlockTerminator(loop.getBody());
-    };
-    if (u0)
-      range(u0, rows, uIV());
-    range(v0, lanes, vIV());
-    for (auto [index, original] : llvm::enumerate(band.loops)) {
-      if (band.parallel[index])
-        continue;
-      auto loop = AffineForOp::create(
-          current, loc, original.getLowerBoundOperands(),
-          original.getLowerBoundMap(), original.getUpperBoundOperands(),
-          original.getUpperBoundMap());
-      mapping.map(original.getInductionVar(), loop.getInductionVar());
-      current = OpBuilder::atBlockTerminator(loop.getBody());
-    }
-    for (Operation &op : band.loops.back().getBody()->without_terminator())
-      current.clone(op, mapping);
+    // The rest as one block whose last vector may be partial.
+    int64_t rest = trips - whole;
+    if (rest > 0)
+      buildBlock(b, u0, rows, applyBound(b, v, whole),
+                 llvm::divideCeil(rest, kLanes), rest % kLanes);
   }
 
   /// One block: rows x vectors accumulators through the reduction loops.
   void buildBlock(OpBuilder &b, Value u0, int64_t rows, Value v0,
-                  int64_t vectors) {
-    BlockShape block{u0, v0, rows, vectors};
+                  int64_t vectors, int64_t lastLanes = 0) {
+    BlockShape block{u0, v0, rows, vectors, lastLanes};
     SmallVector<Value> accumulators;
     if (band.accumulator)
       for (int64_t i = 0; i < rows; ++i)
         for (int64_t j = 0; j < vectors; ++j)
-          accumulators.push_back(vectorAccess(
-              b, block, band.accumulator.getMemRef(),
-              band.accumulator.getAffineMap(),
-              band.accumulator.getMapOperands(), i, j, storeAligned));
+          accumulators.push_back(
+              isPartial(block, j)
+                  ? buildPartial(b, block,
+                                 [&](OpBuilder &at, int64_t lane) -> Value {
+                                   return AffineLoadOp::create(
+                                       at, loc, band.accumulator.getMemRef(),
+                                       band.accumulator.getAffineMap(),
+                                       bindOperands(
+                                           at, block,
+                                           band.accumulator.getMapOperands(), i,
+                                           j, lane));
+                                 })
+                  : vectorAccess(b, block, band.accumulator.getMemRef(),
+                                 band.accumulator.getAffineMap(),
+                                 band.accumulator.getMapOperands(), i, j,
+                                 storeAligned));
     SmallVector<unsigned> reductions;
     for (unsigned index = 0; index < band.loops.size(); ++index)
       if (!band.parallel[index])
@@ -620,11 +600,21 @@ private:
         buildReductions(b, block, reductions, accumulators);
     for (int64_t i = 0; i < rows; ++i)
       for (int64_t j = 0; j < vectors; ++j) {
+        Value result = results[i * vectors + j];
+        if (isPartial(block, j)) {
+          // Only the lanes inside the loop: one extract and store each.
+          for (int64_t lane = 0; lane < lastLanes; ++lane)
+            AffineStoreOp::create(
+                b, loc, vector::ExtractOp::create(b, loc, result, lane),
+                band.store.getMemRef(), band.store.getAffineMap(),
+                bindOperands(b, block, band.store.getMapOperands(), i, j,
+                             lane));
+          continue;
+        }
         SmallVector<Value> indices =
             getIndices(b, block, band.store.getAffineMap(),
                        band.store.getMapOperands(), i, j, 0);
-        vector::StoreOp::create(b, loc, results[i * vectors + j],
-                                band.store.getMemRef(), indices,
+        vector::StoreOp::create(b, loc, result, band.store.getMemRef(), indices,
                                 /*nontemporal=*/false, getAlign(storeAligned));
       }
   }
@@ -632,7 +622,31 @@ private:
   struct BlockShape {
     Value u0, v0;
     int64_t rows, vectors;
+    /// Lanes of the last vector inside the vector loop (0: all four).
+    int64_t lastLanes = 0;
   };
+
+  static bool isPartial(const BlockShape &block, int64_t j) {
+    return block.lastLanes && j == block.vectors - 1;
+  }
+
+  /// A vector of the first `lastLanes` lanes `lane` makes, the others 0
+  /// (computed on, never stored).
+  Value buildPartial(OpBuilder &b, const BlockShape &block,
+                     function_ref<Value(OpBuilder &, int64_t)> lane) {
+    SmallVector<Value> elements;
+    Value zero;
+    for (int64_t l = 0; l < kLanes; ++l) {
+      if (l < block.lastLanes) {
+        elements.push_back(lane(b, l));
+        continue;
+      }
+      if (!zero)
+        zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+      elements.push_back(zero);
+    }
+    return vector::FromElementsOp::create(b, loc, vectorType, elements);
+  }
 
   llvm::MaybeAlign getAlign(bool isAligned) const {
     return isAligned ? llvm::MaybeAlign(kLanes * 4) : llvm::MaybeAlign();
@@ -827,8 +841,32 @@ private:
         bindOperands(b, block, operand.load.getMapOperands(), i, j, lane));
   }
 
+  /// Lane `lane` of the operand, under its guard when it has one.
+  Value loadLaneGuarded(OpBuilder &b, const BlockShape &block, Operand &operand,
+                        int64_t i, int64_t j, int64_t lane) {
+    if (!operand.guard)
+      return loadLane(b, block, operand, i, j, lane);
+    auto guard = AffineIfOp::create(
+        b, loc, TypeRange{operand.load.getType()},
+        operand.guard.getIntegerSet(),
+        bindOperands(b, block, operand.guard.getOperands(), i, j, lane),
+        /*withElseRegion=*/true);
+    OpBuilder then = OpBuilder::atBlockEnd(guard.getThenBlock());
+    affine::AffineYieldOp::create(then, loc,
+                                  loadLane(then, block, operand, i, j, lane));
+    OpBuilder otherwise = OpBuilder::atBlockEnd(guard.getElseBlock());
+    affine::AffineYieldOp::create(otherwise, loc, operand.otherwise);
+    return guard.getResult(0);
+  }
+
   Value getOperandVector(OpBuilder &b, const BlockShape &block,
                          Operand &operand, int64_t i, int64_t j) {
+    Value result =
+        operand.guard ? operand.guard.getResult(0) : operand.load.getResult();
+    if (isPartial(block, j) && dependsOnV(result))
+      return buildPartial(b, block, [&](OpBuilder &at, int64_t lane) {
+        return loadLaneGuarded(at, block, operand, i, j, lane);
+      });
     if (!operand.guard)
       return loadVector(b, block, operand, i, j);
     size_t index = &operand - band.operands.data();
@@ -879,18 +917,8 @@ private:
     });
     yieldIn(whole.getElseBlock(), [&](OpBuilder &inner) {
       SmallVector<Value> elements;
-      for (int64_t lane = 0; lane < kLanes; ++lane) {
-        auto laneGuard = AffineIfOp::create(
-            inner, loc, TypeRange{operand.load.getType()}, set,
-            bindOperands(inner, block, guardOperands, i, j, lane),
-            /*withElseRegion=*/true);
-        yieldIn(laneGuard.getThenBlock(), [&](OpBuilder &then) {
-          return loadLane(then, block, operand, i, j, lane);
-        });
-        yieldIn(laneGuard.getElseBlock(),
-                [&](OpBuilder &) { return operand.otherwise; });
-        elements.push_back(laneGuard.getResult(0));
-      }
+      for (int64_t lane = 0; lane < kLanes; ++lane)
+        elements.push_back(loadLaneGuarded(inner, block, operand, i, j, lane));
       return vector::FromElementsOp::create(inner, loc, vectorType, elements);
     });
     return whole.getResult(0);

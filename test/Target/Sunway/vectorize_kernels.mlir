@@ -44,9 +44,11 @@ module {
 // A padded convolution row: ow carries the lanes, the input's offset by kw
 // makes its loads unaligned; the padding guard is checked at the first and
 // the last lane (one vector load when both hold, lane by lane otherwise);
-// 18 output columns leave a block of four vectors, no smaller vector block
-// and two scalar columns with the original guarded code.
+// 18 output columns leave a block of four vectors and a block of one
+// partial vector: its two columns lane by lane (guarded loads, zeros in the
+// other lanes), extracted and stored one by one.
 // CHECK-LABEL: func.func @conv_row
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: affine.for %[[CO:.*]] = 0 to 4 step 4 {
 // CHECK: affine.for %[[OW:.*]] = 0 to 16 step 16 {
 // CHECK: affine.for %[[KW:.*]] = 0 to 3 iter_args(
@@ -57,13 +59,15 @@ module {
 // CHECK: vector.from_elements
 // CHECK: sunway.load_splat %{{.*}}[%[[CO]], %[[KW]]]
 // CHECK: vector.fma
-// The two last columns: the original code.
-// CHECK: affine.for %{{.*}} = 0 to 4 {
-// CHECK: affine.for %{{.*}} = 16 to 18 {
-// CHECK: affine.for %{{.*}} = 0 to 3 {
-// CHECK: affine.if
-// CHECK: arith.mulf
-// CHECK: arith.addf
+// The last two columns.
+// CHECK: vector.from_elements %{{.*}}, %{{.*}}, %[[ZERO]], %[[ZERO]] : vector<4xf32>
+// CHECK: affine.for %{{.*}} = 0 to 3 iter_args(
+// CHECK-COUNT-2: affine.if #{{.*}} -> f32 {
+// CHECK: vector.from_elements %{{.*}}, %{{.*}}, %[[ZERO]], %[[ZERO]] : vector<4xf32>
+// CHECK: vector.fma
+// CHECK: vector.extract %{{.*}}[0] : f32 from vector<4xf32>
+// CHECK: affine.store
+// CHECK: vector.extract %{{.*}}[1] : f32 from vector<4xf32>
 // CHECK: affine.store
 #pad = affine_set<(ow, kw) : (ow + kw - 1 >= 0, 18 - ow - kw >= 0)>
 module {

@@ -92,6 +92,42 @@ def AssignLDM : Pass<"dlc-sunway-assign-ldm", "mlir::func::FuncOp"> {
                            "mlir::memref::MemRefDialect"];
 }
 
+def BroadcastSharedGets : Pass<"dlc-sunway-broadcast-shared-gets", "mlir::func::FuncOp"> {
+  let summary = "Read once, as broadcasts spread over the CPEs, what every CPE loads";
+  let description = [{
+    A DMA get that every CPE of a kernel issues identically (its addresses,
+    length and block do not depend on the CPE id or the distributed loop,
+    nor do the loops and guards around it, and every CPE runs as many
+    iterations of the distributed loop) reads the same bytes 64 times:
+    the input of a convolution whose output channels are spread over the
+    CPEs, a vector every row of a matrix multiplies. It becomes 64
+    broadcast gets (`BCAST_MODE`): CPE k reads the k-th 64th of it (whole
+    blocks when it has them) into every CPE's LDM, between two
+    `athread_syn` barriers of the whole array (before: every CPE is done
+    with the buffer's previous contents; after: every piece is in place).
+    The bytes cross the memory interface once, and the time to move them
+    is spread over the CPEs.
+
+    Before:
+    ```mlir
+    sunway.dma_get pe %x[%c0, %c0], %buf[%c0, %c0], %c4096 reply %r[%c0] : ...
+    sunway.wait_reply %r[%c0], %n : memref<1xi32, #sunway.ldm>
+    ```
+    After:
+    ```mlir
+    sunway.barrier array
+    affine.if #has_piece()[%id] {
+      sunway.dma_get bcast %x_flat[%start], %buf_flat[%start], %count reply %r[%c0] : ...
+    }
+    sunway.wait_reply %r[%c0], %n : memref<1xi32, #sunway.ldm>
+    sunway.barrier array
+    ```
+  }];
+  let dependentDialects = ["dlc::sunway::SunwayDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def VectorizeKernels : Pass<"dlc-sunway-vectorize-kernels", "mlir::func::FuncOp"> {
   let summary = "Register-blocked floatv4 micro-kernels for the kernels' compute nests";
   let description = [{

@@ -1,0 +1,239 @@
+//===- BroadcastSharedGets.cpp - one read of what every CPE loads ---------===//
+//
+// See the pass description in include/dlc/Target/Sunway/Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dlc/Dialect/Sunway/IR/SunwayHardware.h"
+#include "dlc/Target/Sunway/Passes.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IntegerSet.h"
+
+namespace dlc::sunway {
+#define GEN_PASS_DEF_BROADCASTSHAREDGETS
+#include "dlc/Target/Sunway/Passes.h.inc"
+} // namespace dlc::sunway
+
+using namespace mlir;
+using namespace dlc;
+using namespace dlc::sunway;
+
+namespace {
+
+/// The values of a kernel that differ between CPEs: the id, row and
+/// column, the distributed loop's IV, and what is computed from them
+/// (including the IVs of loops whose bounds are).
+llvm::DenseSet<Value> getVaryingValues(LaunchOp launch,
+                                       affine::AffineForOp distributed) {
+  llvm::DenseSet<Value> varying = {launch.getCpeId(), launch.getRow(),
+                                   launch.getCol()};
+  if (distributed)
+    varying.insert(distributed.getInductionVar());
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    launch.walk([&](Operation *op) {
+      bool depends = llvm::any_of(op->getOperands(),
+                                  [&](Value v) { return varying.contains(v); });
+      if (!depends)
+        return;
+      for (Value result : op->getResults())
+        changed |= varying.insert(result).second;
+      if (auto loop = dyn_cast<affine::AffineForOp>(op))
+        changed |= varying.insert(loop.getInductionVar()).second;
+      if (auto loop = dyn_cast<scf::ForOp>(op))
+        changed |= varying.insert(loop.getInductionVar()).second;
+    });
+  }
+  return varying;
+}
+
+/// The counted issue AssignLDM writes before a get: the load, increment
+/// and store of the tag's issued count. Returns the first of them.
+Operation *matchCountedIssue(DMAGetOp get) {
+  auto store = dyn_cast_or_null<memref::StoreOp>(get->getPrevNode());
+  if (!store)
+    return nullptr;
+  auto add = store.getValue().getDefiningOp<arith::AddIOp>();
+  auto issued = add ? add.getLhs().getDefiningOp<memref::LoadOp>() : nullptr;
+  if (!add || !issued || store->getPrevNode() != add ||
+      add->getPrevNode() != issued)
+    return nullptr;
+  return issued;
+}
+
+/// `memref` as one dimension (its layout is the identity).
+Value flatten(OpBuilder &b, Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (type.getRank() == 1)
+    return memref;
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    all.front().push_back(d);
+  return memref::CollapseShapeOp::create(b, loc, memref, all);
+}
+
+/// Σ indices[d] * stride[d] for an identity-layout memref.
+Value linearize(OpBuilder &b, Location loc, MemRefType type,
+                ValueRange indices) {
+  MLIRContext *context = b.getContext();
+  AffineExpr linear = getAffineConstantExpr(0, context);
+  int64_t stride = 1;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    linear = linear + getAffineDimExpr(d, context) * stride;
+    stride *= type.getDimSize(d);
+  }
+  return affine::AffineApplyOp::create(
+      b, loc, AffineMap::get(type.getRank(), 0, linear), indices);
+}
+
+struct BroadcastSharedGetsPass
+    : dlc::sunway::impl::BroadcastSharedGetsBase<BroadcastSharedGetsPass> {
+  void runOnOperation() override {
+    SunwayHardware hw = SunwayHardware::get(getOperation());
+    getOperation().walk([&](LaunchOp launch) { rewrite(launch, hw); });
+  }
+
+  void rewrite(LaunchOp launch, const SunwayHardware &hw) {
+    affine::AffineForOp distributed;
+    int64_t found = 0;
+    launch.walk([&](affine::AffineForOp loop) {
+      if (loop->hasAttr("dlc.distributed")) {
+        distributed = loop;
+        ++found;
+      }
+    });
+    if (found > 1)
+      return;
+    // Every CPE runs as many iterations of the distributed loop, so every
+    // CPE reaches each barrier as often (without one, the kernel runs on
+    // one CPE).
+    if (!distributed)
+      return;
+    auto info = distributed->getAttrOfType<DictionaryAttr>("dlc.distributed");
+    auto trips = info ? info.getAs<IntegerAttr>("trips") : IntegerAttr();
+    if (!trips || trips.getInt() % hw.cpes != 0)
+      return;
+    llvm::DenseSet<Value> varying = getVaryingValues(launch, distributed);
+    auto isVarying = [&](ValueRange values) {
+      return llvm::any_of(values, [&](Value v) { return varying.contains(v); });
+    };
+    // Every CPE executes `op` as often (no loop or guard around it varies).
+    auto isUniform = [&](Operation *op) {
+      for (Operation *parent = op->getParentOp(); parent != launch;
+           parent = parent->getParentOp()) {
+        if (parent == distributed.getOperation())
+          continue;
+        if (!isa<affine::AffineForOp, affine::AffineIfOp, scf::IfOp,
+                 scf::ForOp>(parent) ||
+            isVarying(parent->getOperands()))
+          return false;
+      }
+      return true;
+    };
+    DenseMap<Value, SmallVector<WaitReplyOp>> waits;
+    launch.walk(
+        [&](WaitReplyOp wait) { waits[wait.getReply()].push_back(wait); });
+
+    SmallVector<std::pair<DMAGetOp, Operation *>> candidates;
+    launch.walk([&](DMAGetOp get) {
+      if (get.getMode() != DMAMode::pe || get.getElementBytes() != 4 ||
+          isVarying(get->getOperands()) ||
+          !getConstantIntValue(get.getElements()))
+        return;
+      if (get.getBlockElements() &&
+          (!getConstantIntValue(get.getBlockElements()) ||
+           !getConstantIntValue(get.getStrideElements())))
+        return;
+      auto src = cast<MemRefType>(get.getSrc().getType());
+      auto dst = cast<MemRefType>(get.getDst().getType());
+      if (!src.getLayout().isIdentity() || !src.hasStaticShape() ||
+          !get.getDst().getDefiningOp<LDMAllocOp>() ||
+          !dst.getLayout().isIdentity())
+        return;
+      // Every CPE issues it at the same place, and reaches every wait on
+      // its reply word (where a barrier goes).
+      if (!isUniform(get) || !llvm::all_of(waits[get.getReply()], isUniform))
+        return;
+      if (Operation *issue = matchCountedIssue(get))
+        candidates.push_back({get, issue});
+    });
+    llvm::SmallPtrSet<Value, 4> replies;
+    for (auto [get, issue] : candidates) {
+      replies.insert(get.getReply());
+      split(get, issue, launch, hw);
+    }
+    // After a wait on a broadcast's reply word, each CPE has its own
+    // pieces; the barrier makes it everyone's (and, with double
+    // buffering, tells the next prefetch that the slot it refills has
+    // been read by all).
+    launch.walk([&](WaitReplyOp wait) {
+      if (replies.contains(wait.getReply())) {
+        OpBuilder b(wait->getContext());
+        b.setInsertionPointAfter(wait);
+        BarrierOp::create(b, wait.getLoc(), Scope::array);
+      }
+    });
+  }
+
+  /// CPE k issues the k-th 64th of the get (by blocks when it has them)
+  /// as a broadcast, after a barrier: every CPE is done with the buffer's
+  /// previous contents.
+  void split(DMAGetOp get, Operation *issue, LaunchOp launch,
+             const SunwayHardware &hw) {
+    Location loc = get.getLoc();
+    MLIRContext *context = get.getContext();
+    OpBuilder b(issue);
+    BarrierOp::create(b, loc, Scope::array);
+
+    int64_t elements = *getConstantIntValue(get.getElements());
+    int64_t unitElements = 1, unitStride = 1, units = elements;
+    if (get.getBlockElements()) {
+      unitElements = *getConstantIntValue(get.getBlockElements());
+      unitStride = *getConstantIntValue(get.getStrideElements());
+      units = elements / unitElements;
+    }
+    int64_t cpes = hw.cpes;
+    AffineExpr id = getAffineSymbolExpr(0, context);
+    AffineExpr start = (id * units).floorDiv(cpes);
+    AffineExpr end = ((id + 1) * units).floorDiv(cpes);
+    Value cpe = launch.getCpeId();
+    auto has = affine::AffineIfOp::create(
+        b, loc, IntegerSet::get(0, 1, {end - start - 1}, {false}),
+        ValueRange{cpe}, /*withElseRegion=*/false);
+    OpBuilder then = OpBuilder::atBlockBegin(has.getThenBlock());
+    // The issue's count moves in with the get: only issuers wait.
+    for (Operation *op = issue; op != get.getOperation();) {
+      Operation *next = op->getNextNode();
+      op->moveBefore(has.getThenBlock()->getTerminator());
+      op = next;
+    }
+    then.setInsertionPoint(has.getThenBlock()->getTerminator());
+    auto srcType = cast<MemRefType>(get.getSrc().getType());
+    auto dstType = cast<MemRefType>(get.getDst().getType());
+    Value src = flatten(then, loc, get.getSrc());
+    Value dst = flatten(then, loc, get.getDst());
+    Value srcBase = linearize(then, loc, srcType, get.getSrcIndices());
+    Value dstBase = linearize(then, loc, dstType, get.getDstIndices());
+    AffineExpr base = getAffineDimExpr(0, context);
+    auto apply = [&](AffineExpr expr, ValueRange dims) -> Value {
+      return affine::AffineApplyOp::create(
+          then, loc, AffineMap::get(dims.size(), 1, expr), [&] {
+            SmallVector<Value> operands(dims);
+            operands.push_back(cpe);
+            return operands;
+          }());
+    };
+    Value srcStart = apply(base + start * unitStride, {srcBase});
+    Value dstStart = apply(base + start * unitElements, {dstBase});
+    Value count = apply((end - start) * unitElements, {});
+    DMAGetOp::create(then, loc, DMAMode::bcast, src, ValueRange{srcStart}, dst,
+                     ValueRange{dstStart}, count, get.getBlockElements(),
+                     get.getStrideElements(), get.getReply(),
+                     get.getReplyIndex());
+    get.erase();
+  }
+};
+
+} // namespace

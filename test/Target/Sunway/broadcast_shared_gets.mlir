@@ -1,0 +1,84 @@
+// RUN: dlc-opt --split-input-file --dlc-sunway-broadcast-shared-gets --canonicalize --cse %s | FileCheck %s
+
+// Every CPE reads the same 1000 floats of %x at each step of the
+// distributed loop (two steps per CPE): CPE k reads floats
+// [1000k/64, 1000(k+1)/64) into every CPE's LDM, between barriers; only
+// issuers count the transfer. The tile of %y depends on the loop: it stays
+// a PE-mode get.
+// CHECK-LABEL: func.func @shared
+// CHECK: affine.for %[[T:.*]] = %[[ID:.*]] to 128 step 64 {
+// CHECK: sunway.barrier array
+// CHECK: affine.if #[[HAS:.*]]()[%[[ID]]] {
+// CHECK: memref.store
+// CHECK: %[[START:.*]] = affine.apply #{{.*}}()[%[[ID]]]
+// CHECK: %[[COUNT:.*]] = affine.apply #{{.*}}()[%[[ID]]]
+// CHECK: sunway.dma_get bcast %{{.*}}[%[[START]]], %{{.*}}[%[[START]]], %[[COUNT]] reply
+// CHECK-SAME: memref<1000xf32>, memref<1000xf32, #sunway.ldm>
+// CHECK: }
+// CHECK: sunway.wait_reply
+// CHECK: sunway.barrier array
+// CHECK: sunway.dma_get pe %{{.*}}[%[[T]], %{{.*}}]
+module {
+  func.func @shared(%x: memref<10x100xf32>, %y: memref<128x16xf32>) {
+    sunway.launch "k0" (%x, %y) : memref<10x100xf32>, memref<128x16xf32>
+        attributes {node = "n", ldm_bytes = 4160 : i64} {
+    ^bb0(%id: index, %row: index, %col: index, %gx: memref<10x100xf32>, %gy: memref<128x16xf32>):
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c1000 = arith.constant 1000 : index
+      %one = arith.constant 1 : i32
+      %reply = sunway.ldm_alloc offset 0 : memref<1xi32, #sunway.ldm>
+      %issued = sunway.ldm_alloc offset 16 : memref<1xi32, #sunway.ldm>
+      %buf = sunway.ldm_alloc offset 32 : memref<10x100xf32, #sunway.ldm>
+      %tile = sunway.ldm_alloc offset 4032 : memref<1x16xf32, #sunway.ldm>
+      affine.for %t = %id to 128 step 64 {
+        %n0 = memref.load %issued[%c0] : memref<1xi32, #sunway.ldm>
+        %n1 = arith.addi %n0, %one : i32
+        memref.store %n1, %issued[%c0] : memref<1xi32, #sunway.ldm>
+        sunway.dma_get pe %gx[%c0, %c0], %buf[%c0, %c0], %c1000 reply %reply[%c0]
+            : memref<10x100xf32>, memref<10x100xf32, #sunway.ldm>, memref<1xi32, #sunway.ldm>
+        %n2 = memref.load %issued[%c0] : memref<1xi32, #sunway.ldm>
+        sunway.wait_reply %reply[%c0], %n2 : memref<1xi32, #sunway.ldm>
+        %m0 = memref.load %issued[%c0] : memref<1xi32, #sunway.ldm>
+        %m1 = arith.addi %m0, %one : i32
+        memref.store %m1, %issued[%c0] : memref<1xi32, #sunway.ldm>
+        sunway.dma_get pe %gy[%t, %c0], %tile[%c0, %c0], %c16 reply %reply[%c0]
+            : memref<128x16xf32>, memref<1x16xf32, #sunway.ldm>, memref<1xi32, #sunway.ldm>
+        %m2 = memref.load %issued[%c0] : memref<1xi32, #sunway.ldm>
+        sunway.wait_reply %reply[%c0], %m2 : memref<1xi32, #sunway.ldm>
+      } {dlc.distributed = {trips = 128 : i64, units = 64 : i64}}
+    }
+    return
+  }
+}
+
+// -----
+
+// 100 tiles over 64 CPEs: some CPEs run one step, some two, so a barrier
+// inside the loop would not be reached by all: the get stays PE-mode.
+// CHECK-LABEL: func.func @uneven
+// CHECK-NOT: bcast
+// CHECK-NOT: sunway.barrier
+module {
+  func.func @uneven(%x: memref<1000xf32>) {
+    sunway.launch "k0" (%x) : memref<1000xf32> attributes {node = "n", ldm_bytes = 4032 : i64} {
+    ^bb0(%id: index, %row: index, %col: index, %gx: memref<1000xf32>):
+      %c0 = arith.constant 0 : index
+      %c1000 = arith.constant 1000 : index
+      %one = arith.constant 1 : i32
+      %reply = sunway.ldm_alloc offset 0 : memref<1xi32, #sunway.ldm>
+      %issued = sunway.ldm_alloc offset 16 : memref<1xi32, #sunway.ldm>
+      %buf = sunway.ldm_alloc offset 32 : memref<1000xf32, #sunway.ldm>
+      affine.for %t = %id to 100 step 64 {
+        %n0 = memref.load %issued[%c0] : memref<1xi32, #sunway.ldm>
+        %n1 = arith.addi %n0, %one : i32
+        memref.store %n1, %issued[%c0] : memref<1xi32, #sunway.ldm>
+        sunway.dma_get pe %gx[%c0], %buf[%c0], %c1000 reply %reply[%c0]
+            : memref<1000xf32>, memref<1000xf32, #sunway.ldm>, memref<1xi32, #sunway.ldm>
+        %n2 = memref.load %issued[%c0] : memref<1xi32, #sunway.ldm>
+        sunway.wait_reply %reply[%c0], %n2 : memref<1xi32, #sunway.ldm>
+      } {dlc.distributed = {trips = 100 : i64, units = 64 : i64}}
+    }
+    return
+  }
+}
