@@ -189,10 +189,15 @@ struct BroadcastSharedGetsPass
 
     int64_t elements = *getConstantIntValue(get.getElements());
     int64_t unitElements = 1, unitStride = 1, units = elements;
-    if (get.getBlockElements()) {
-      unitElements = *getConstantIntValue(get.getBlockElements());
-      unitStride = *getConstantIntValue(get.getStrideElements());
+    // By whole blocks when there are several (a piece must be whole
+    // blocks); one block is contiguous, split like any contiguous run.
+    Value block = get.getBlockElements(), stride = get.getStrideElements();
+    if (block && *getConstantIntValue(block) != elements) {
+      unitElements = *getConstantIntValue(block);
+      unitStride = *getConstantIntValue(stride);
       units = elements / unitElements;
+    } else {
+      block = stride = Value();
     }
     int64_t cpes = hw.cpes;
     AffineExpr id = getAffineSymbolExpr(0, context);
@@ -229,8 +234,7 @@ struct BroadcastSharedGetsPass
     Value dstStart = apply(base + start * unitElements, {dstBase});
     Value count = apply((end - start) * unitElements, {});
     DMAGetOp::create(then, loc, DMAMode::bcast, src, ValueRange{srcStart}, dst,
-                     ValueRange{dstStart}, count, get.getBlockElements(),
-                     get.getStrideElements(), get.getReply(),
+                     ValueRange{dstStart}, count, block, stride, get.getReply(),
                      get.getReplyIndex());
     get.erase();
   }

@@ -401,16 +401,35 @@ std::optional<Plan> choosePlan(Band &band, int64_t maxAccumulators) {
           if (rows * vectors > maxAccumulators ||
               rows * vectors + rows + vectors > kBlockRegisters)
             break;
-          double memory = 0;
-          for (auto [i, operand] : llvm::enumerate(band.operands)) {
-            double each = plan.lanes[i] == Lanes::Gather ? kGatherCost : 1;
-            memory +=
-                each * (plan.dependsOnU[i] ? rows : 1) *
-                (plan.lanes[i] == Lanes::Splat && !plan.laneGuard[i] ? 1
-                                                                     : vectors);
-          }
-          double flops = std::max<int64_t>(band.floatOps, 1) * rows * vectors;
-          double cost = std::max(memory, flops) / (rows * vectors);
+          // Cycles per output element over the whole u x v space, tail
+          // blocks included (a block of the leftover rows, one whose last
+          // vector is partial).
+          auto blockCycles = [&](int64_t r, int64_t n, int64_t lastLanes) {
+            double memory = 0;
+            for (auto [i, operand] : llvm::enumerate(band.operands)) {
+              double each = plan.lanes[i] == Lanes::Gather ? kGatherCost : 1;
+              bool movesWithV =
+                  plan.lanes[i] != Lanes::Splat || plan.laneGuard[i];
+              double perRow =
+                  !movesWithV ? each
+                  : lastLanes ? (n - 1) * each + lastLanes + kLanes
+                              : n * each;
+              memory += perRow * (plan.dependsOnU[i] ? r : 1);
+            }
+            double flops = std::max<int64_t>(band.floatOps, 1) * r * n;
+            return std::max(memory, flops);
+          };
+          int64_t uTrips = u >= 0 ? band.trips[u] : 1, vTrips = band.trips[v];
+          int64_t width = vectors * kLanes, rest = vTrips % width;
+          auto rowCycles = [&](int64_t r) {
+            return (vTrips / width) * blockCycles(r, vectors, 0) +
+                   (rest ? blockCycles(r, llvm::divideCeil(rest, kLanes),
+                                       rest % kLanes)
+                         : 0);
+          };
+          double total = (uTrips / rows) * rowCycles(rows) +
+                         (uTrips % rows ? rowCycles(uTrips % rows) : 0);
+          double cost = total / (uTrips * vTrips);
           // Cheaper first. On a tie, a reduction takes the larger block:
           // more independent multiply-add chains hide the pipeline's
           // latency, which the count does not see (swDNN's 4 x 4); a nest

@@ -155,10 +155,12 @@ def VectorizeKernels : Pass<"dlc-sunway-vectorize-kernels", "mlir::func::FuncOp"
         affine in `v`, so that covers the lanes between): a whole vector
         loads as one, a vector across the border lane by lane;
       * `mulf` feeding an `addf` becomes `vector.fma` (`simd_vmas`).
-    `U`, `V` and the choice of `u` and `v` minimise the memory instructions
-    per vector multiply-add (the CPE issues one memory and one
-    floating-point instruction per cycle). Rows and lanes beyond the last
-    whole block run as smaller blocks and as the original scalar code.
+    `U`, `V` and the choice of `u` and `v` minimise the cycles per output
+    element over the whole `u` x `v` space, tail blocks included (the CPE
+    issues one memory and one floating-point instruction per cycle). Rows
+    beyond the last whole block run as a smaller block; lanes beyond it as
+    a block whose last vector is partial (lanes inside the loop loaded one
+    by one, the others zero, stored by lane).
     Reduction order is preserved, so only the fused multiply-add changes
     rounding. Nests of other shapes stay scalar.
 
