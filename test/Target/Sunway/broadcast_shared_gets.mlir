@@ -82,3 +82,48 @@ module {
     return
   }
 }
+
+// -----
+
+// A get of several blocks is split by whole blocks (10 blocks: CPEs with
+// a block each, the rest issue nothing); a get of one block is contiguous
+// and split by elements, not given whole to one CPE.
+// CHECK-LABEL: func.func @blocks
+// CHECK: sunway.dma_get bcast %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} block %{{.*}} stride %{{.*}} reply
+// CHECK-SAME: memref<1000xf32>, memref<200xf32, #sunway.ldm>
+// CHECK: sunway.dma_get bcast
+// CHECK-NOT: block
+// CHECK-SAME: memref<2000xf32>, memref<400xf32, #sunway.ldm>
+module {
+  func.func @blocks(%x: memref<10x100xf32>, %y: memref<20x100xf32>) {
+    sunway.launch "k0" (%x, %y) : memref<10x100xf32>, memref<20x100xf32>
+        attributes {node = "n", ldm_bytes = 2432 : i64} {
+    ^bb0(%id: index, %row: index, %col: index, %gx: memref<10x100xf32>, %gy: memref<20x100xf32>):
+      %c0 = arith.constant 0 : index
+      %c20 = arith.constant 20 : index
+      %c100 = arith.constant 100 : index
+      %c200 = arith.constant 200 : index
+      %c400 = arith.constant 400 : index
+      %one = arith.constant 1 : i32
+      %reply = sunway.ldm_alloc offset 0 : memref<1xi32, #sunway.ldm>
+      %issued = sunway.ldm_alloc offset 16 : memref<1xi32, #sunway.ldm>
+      %a = sunway.ldm_alloc offset 32 : memref<10x20xf32, #sunway.ldm>
+      %b = sunway.ldm_alloc offset 832 : memref<4x100xf32, #sunway.ldm>
+      affine.for %t = %id to 64 step 64 {
+        %n0 = memref.load %issued[%c0] : memref<1xi32, #sunway.ldm>
+        %n1 = arith.addi %n0, %one : i32
+        memref.store %n1, %issued[%c0] : memref<1xi32, #sunway.ldm>
+        sunway.dma_get pe %gx[%c0, %c0], %a[%c0, %c0], %c200 block %c20 stride %c100 reply %reply[%c0]
+            : memref<10x100xf32>, memref<10x20xf32, #sunway.ldm>, memref<1xi32, #sunway.ldm>
+        %m0 = memref.load %issued[%c0] : memref<1xi32, #sunway.ldm>
+        %m1 = arith.addi %m0, %one : i32
+        memref.store %m1, %issued[%c0] : memref<1xi32, #sunway.ldm>
+        sunway.dma_get pe %gy[%c0, %c0], %b[%c0, %c0], %c400 block %c400 stride %c400 reply %reply[%c0]
+            : memref<20x100xf32>, memref<4x100xf32, #sunway.ldm>, memref<1xi32, #sunway.ldm>
+        %n2 = memref.load %issued[%c0] : memref<1xi32, #sunway.ldm>
+        sunway.wait_reply %reply[%c0], %n2 : memref<1xi32, #sunway.ldm>
+      } {dlc.distributed = {trips = 64 : i64, units = 64 : i64}}
+    }
+    return
+  }
+}
