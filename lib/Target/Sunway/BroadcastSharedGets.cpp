@@ -88,6 +88,64 @@ Value linearize(OpBuilder &b, Location loc, MemRefType type,
       b, loc, AffineMap::get(type.getRank(), 0, linear), indices);
 }
 
+/// The rows of a clipped transfer as GenerateTransfers writes them: loops
+/// holding nothing but, per row, a guard that its clipped length is
+/// positive around the counted issue and the get, then the wait.
+struct RowGroup {
+  DMAGetOp get;
+  Operation *issue;
+  memref::LoadOp count;
+  WaitReplyOp wait;
+  affine::AffineForOp root;
+};
+
+std::optional<RowGroup> matchRowGroup(DMAGetOp get,
+                                      affine::AffineForOp distributed) {
+  auto guard = dyn_cast<scf::IfOp>(get->getParentOp());
+  Operation *issue = matchCountedIssue(get);
+  if (!guard || !issue || guard.getNumResults() ||
+      !guard.getElseRegion().empty() || &guard.thenBlock()->front() != issue ||
+      guard.thenBlock()->getOperations().size() != 5)
+    return std::nullopt;
+  auto count = dyn_cast_or_null<memref::LoadOp>(guard->getNextNode());
+  auto wait =
+      count ? dyn_cast_or_null<WaitReplyOp>(count->getNextNode()) : nullptr;
+  if (!wait || wait.getCount() != count.getResult() ||
+      wait.getReply() != get.getReply() ||
+      wait.getIndex() != get.getReplyIndex())
+    return std::nullopt;
+  // The outermost loop around whose body is only this transfer's rows.
+  auto onlyRows = [&](affine::AffineForOp loop) {
+    WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+      if (auto other = dyn_cast<DMAGetOp>(op); other && other != get)
+        return WalkResult::interrupt();
+      if (auto other = dyn_cast<WaitReplyOp>(op); other && other != wait)
+        return WalkResult::interrupt();
+      return isa<affine::AffineForOp, affine::AffineApplyOp,
+                 affine::AffineMinOp, affine::AffineMaxOp,
+                 affine::AffineYieldOp, arith::CmpIOp, arith::AddIOp, scf::IfOp,
+                 scf::YieldOp, memref::LoadOp, memref::StoreOp, DMAGetOp,
+                 WaitReplyOp>(op)
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
+    });
+    return !walk.wasInterrupted();
+  };
+  // At most the transfer's own loops (one per dimension of the source:
+  // the clipped ranges of the leading dimensions and the row start), each
+  // moving the destination: a loop around them would refill the same LDM
+  // rows, which issuers on different CPEs could complete in any order.
+  int64_t depth = cast<MemRefType>(get.getSrc().getType()).getRank();
+  affine::AffineForOp root;
+  for (auto loop = guard->getParentOfType<affine::AffineForOp>();
+       loop && loop != distributed && depth > 0 && onlyRows(loop);
+       loop = loop->getParentOfType<affine::AffineForOp>(), --depth)
+    root = loop;
+  if (!root)
+    return std::nullopt;
+  return RowGroup{get, issue, count, wait, root};
+}
+
 struct BroadcastSharedGetsPass
     : dlc::sunway::impl::BroadcastSharedGetsBase<BroadcastSharedGetsPass> {
   void runOnOperation() override {
@@ -137,10 +195,10 @@ struct BroadcastSharedGetsPass
         [&](WaitReplyOp wait) { waits[wait.getReply()].push_back(wait); });
 
     SmallVector<std::pair<DMAGetOp, Operation *>> candidates;
+    SmallVector<RowGroup> rowGroups;
     launch.walk([&](DMAGetOp get) {
       if (get.getMode() != DMAMode::pe || get.getElementBytes() != 4 ||
-          isVarying(get->getOperands()) ||
-          !getConstantIntValue(get.getElements()))
+          isVarying(get->getOperands()))
         return;
       if (get.getBlockElements() &&
           (!getConstantIntValue(get.getBlockElements()) ||
@@ -156,6 +214,11 @@ struct BroadcastSharedGetsPass
       // its reply word (where a barrier goes).
       if (!isUniform(get) || !llvm::all_of(waits[get.getReply()], isUniform))
         return;
+      if (!getConstantIntValue(get.getElements())) {
+        if (std::optional<RowGroup> rows = matchRowGroup(get, distributed))
+          rowGroups.push_back(*rows);
+        return;
+      }
       if (Operation *issue = matchCountedIssue(get))
         candidates.push_back({get, issue});
     });
@@ -163,6 +226,10 @@ struct BroadcastSharedGetsPass
     for (auto [get, issue] : candidates) {
       replies.insert(get.getReply());
       split(get, issue, launch, hw);
+    }
+    for (RowGroup &rows : rowGroups) {
+      replies.insert(rows.get.getReply());
+      distributeRows(rows, launch, hw);
     }
     // After a wait on a broadcast's reply word, each CPE has its own
     // pieces; the barrier makes it everyone's (and, with double
@@ -175,6 +242,52 @@ struct BroadcastSharedGetsPass
         BarrierOp::create(b, wait.getLoc(), Scope::array);
       }
     });
+  }
+
+  /// The rows of a clipped transfer go round-robin to the CPEs (row r of
+  /// the source to CPE r mod 64), each a broadcast; the per-row waits
+  /// become one after the rows (each CPE waits for its own), with a
+  /// barrier before the rows and, as after every wait on a broadcast's
+  /// reply word, after it.
+  void distributeRows(RowGroup &rows, LaunchOp launch,
+                      const SunwayHardware &hw) {
+    DMAGetOp get = rows.get;
+    Location loc = get.getLoc();
+    MLIRContext *context = get.getContext();
+    OpBuilder b(rows.root);
+    BarrierOp::create(b, loc, Scope::array);
+
+    OpBuilder inner(rows.issue);
+    auto srcType = cast<MemRefType>(get.getSrc().getType());
+    Value linear = linearize(inner, loc, srcType, get.getSrcIndices());
+    int64_t width = srcType.getShape().back();
+    AffineExpr row = getAffineDimExpr(0, context).floorDiv(width);
+    auto owner = affine::AffineIfOp::create(
+        inner, loc,
+        IntegerSet::get(
+            1, 1, {(row - getAffineSymbolExpr(0, context)) % hw.cpes}, {true}),
+        ValueRange{linear, launch.getCpeId()}, /*withElseRegion=*/false);
+    for (Operation *op = rows.issue; op != get.getOperation();) {
+      Operation *next = op->getNextNode();
+      op->moveBefore(owner.getThenBlock()->getTerminator());
+      op = next;
+    }
+    OpBuilder then(owner.getThenBlock()->getTerminator());
+    DMAGetOp::create(then, loc, DMAMode::bcast, get.getSrc(),
+                     get.getSrcIndices(), get.getDst(), get.getDstIndices(),
+                     get.getElements(), get.getBlockElements(),
+                     get.getStrideElements(), get.getReply(),
+                     get.getReplyIndex());
+    get.erase();
+
+    auto issued = cast<memref::LoadOp>(rows.issue);
+    b.setInsertionPointAfter(rows.root);
+    Value count =
+        memref::LoadOp::create(b, loc, issued.getMemRef(), issued.getIndices());
+    WaitReplyOp::create(b, loc, rows.wait.getReply(), rows.wait.getIndex(),
+                        count);
+    rows.wait.erase();
+    rows.count.erase();
   }
 
   /// CPE k issues the k-th 64th of the get (by blocks when it has them)

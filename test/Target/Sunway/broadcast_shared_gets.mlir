@@ -127,3 +127,58 @@ module {
     return
   }
 }
+
+// -----
+
+// The rows of a clipped transfer (one get per row under a positive-length
+// guard, each followed by its wait): row r of the source goes to CPE
+// r mod 64 as a broadcast, the per-row waits become one after the rows,
+// between barriers.
+// CHECK-LABEL: func.func @rows
+// CHECK: affine.for %{{.*}} = 0 to 16 step 4 {
+// CHECK-NEXT: sunway.barrier array
+// CHECK-NEXT: affine.for %[[C:.*]] = 0 to 3 {
+// CHECK: affine.for %[[H:.*]] = max
+// CHECK: affine.if #{{.*}}(%{{.*}})[%[[ID:.*]]] {
+// CHECK: sunway.dma_get bcast
+// CHECK-NOT: sunway.wait_reply
+// CHECK: sunway.wait_reply
+// CHECK-NEXT: sunway.barrier array
+#lower = affine_map<(d0) -> (0, d0 - 1)>
+#upper = affine_map<(d0) -> (d0 + 3, 16)>
+module {
+  func.func @rows(%x: memref<3x16x16xf32>) {
+    sunway.launch "k0" (%x) : memref<3x16x16xf32> attributes {node = "n", ldm_bytes = 800 : i64} {
+    ^bb0(%id: index, %row: index, %col: index, %gx: memref<3x16x16xf32>):
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %one = arith.constant 1 : i32
+      %reply = sunway.ldm_alloc offset 0 : memref<1xi32, #sunway.ldm>
+      %issued = sunway.ldm_alloc offset 16 : memref<1xi32, #sunway.ldm>
+      %buf = sunway.ldm_alloc offset 32 : memref<3x4x16xf32, #sunway.ldm>
+      affine.for %t = %id to 64 step 64 {
+        affine.for %oh = 0 to 16 step 4 {
+          affine.for %c = 0 to 3 {
+            affine.for %h = max #lower(%oh) to min #upper(%oh) {
+              affine.for %w = 0 to 16 step 16 {
+                %n = affine.min affine_map<(d0) -> (16 - d0, 16)>(%w)
+                %positive = arith.cmpi sgt, %n, %c0 : index
+                %lh = affine.apply affine_map<(d0, d1) -> (d1 - d0 + 1)>(%oh, %h)
+                scf.if %positive {
+                  %n0 = memref.load %issued[%c0] : memref<1xi32, #sunway.ldm>
+                  %n1 = arith.addi %n0, %one : i32
+                  memref.store %n1, %issued[%c0] : memref<1xi32, #sunway.ldm>
+                  sunway.dma_get pe %gx[%c, %h, %w], %buf[%c, %lh, %w], %n reply %reply[%c0]
+                      : memref<3x16x16xf32>, memref<3x4x16xf32, #sunway.ldm>, memref<1xi32, #sunway.ldm>
+                }
+                %n2 = memref.load %issued[%c0] : memref<1xi32, #sunway.ldm>
+                sunway.wait_reply %reply[%c0], %n2 : memref<1xi32, #sunway.ldm>
+              }
+            }
+          }
+        }
+      } {dlc.distributed = {trips = 64 : i64, units = 64 : i64}}
+    }
+    return
+  }
+}

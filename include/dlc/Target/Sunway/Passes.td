@@ -106,7 +106,10 @@ def BroadcastSharedGets : Pass<"dlc-sunway-broadcast-shared-gets", "mlir::func::
     `athread_syn` barriers of the whole array (before: every CPE is done
     with the buffer's previous contents; after: every piece is in place).
     The bytes cross the memory interface once, and the time to move them
-    is spread over the CPEs.
+    is spread over the CPEs. A clipped transfer (one get per row under a
+    positive-length guard, each followed by its wait, as the memory passes
+    write a convolution input reaching into its padding) goes row by row:
+    row r of the source to CPE r mod 64, one wait after the rows.
 
     Before:
     ```mlir
