@@ -410,10 +410,9 @@ std::optional<Plan> choosePlan(Band &band, int64_t maxAccumulators) {
               double each = plan.lanes[i] == Lanes::Gather ? kGatherCost : 1;
               bool movesWithV =
                   plan.lanes[i] != Lanes::Splat || plan.laneGuard[i];
-              double perRow =
-                  !movesWithV ? each
-                  : lastLanes ? (n - 1) * each + lastLanes + kLanes
-                              : n * each;
+              double perRow = !movesWithV ? each
+                              : lastLanes ? (n - 1) * each + lastLanes + kLanes
+                                          : n * each;
               memory += perRow * (plan.dependsOnU[i] ? r : 1);
             }
             double flops = std::max<int64_t>(band.floatOps, 1) * r * n;
@@ -597,16 +596,16 @@ private:
         for (int64_t j = 0; j < vectors; ++j)
           accumulators.push_back(
               isPartial(block, j)
-                  ? buildPartial(b, block,
-                                 [&](OpBuilder &at, int64_t lane) -> Value {
-                                   return AffineLoadOp::create(
-                                       at, loc, band.accumulator.getMemRef(),
-                                       band.accumulator.getAffineMap(),
-                                       bindOperands(
-                                           at, block,
-                                           band.accumulator.getMapOperands(), i,
-                                           j, lane));
-                                 })
+                  ? buildLanes(b, lastLanes,
+                               [&](OpBuilder &at, int64_t lane) -> Value {
+                                 return AffineLoadOp::create(
+                                     at, loc, band.accumulator.getMemRef(),
+                                     band.accumulator.getAffineMap(),
+                                     bindOperands(
+                                         at, block,
+                                         band.accumulator.getMapOperands(), i,
+                                         j, lane));
+                               })
                   : vectorAccess(b, block, band.accumulator.getMemRef(),
                                  band.accumulator.getAffineMap(),
                                  band.accumulator.getMapOperands(), i, j,
@@ -649,14 +648,14 @@ private:
     return block.lastLanes && j == block.vectors - 1;
   }
 
-  /// A vector of the first `lastLanes` lanes `lane` makes, the others 0
-  /// (computed on, never stored).
-  Value buildPartial(OpBuilder &b, const BlockShape &block,
-                     function_ref<Value(OpBuilder &, int64_t)> lane) {
+  /// A vector of the first `count` lanes `lane` makes, the others 0 (a
+  /// partial vector's: computed on, never stored).
+  Value buildLanes(OpBuilder &b, int64_t count,
+                   function_ref<Value(OpBuilder &, int64_t)> lane) {
     SmallVector<Value> elements;
     Value zero;
     for (int64_t l = 0; l < kLanes; ++l) {
-      if (l < block.lastLanes) {
+      if (l < count) {
         elements.push_back(lane(b, l));
         continue;
       }
@@ -665,6 +664,19 @@ private:
       elements.push_back(zero);
     }
     return vector::FromElementsOp::create(b, loc, vectorType, elements);
+  }
+
+  /// `affine.if set(operands) -> type { then } else { otherwise }`.
+  Value buildGuarded(OpBuilder &b, Type type, IntegerSet set,
+                     ValueRange operands, function_ref<Value(OpBuilder &)> then,
+                     function_ref<Value(OpBuilder &)> otherwise) {
+    auto guard = AffineIfOp::create(b, loc, TypeRange{type}, set, operands,
+                                    /*withElseRegion=*/true);
+    OpBuilder thenBuilder = OpBuilder::atBlockEnd(guard.getThenBlock());
+    affine::AffineYieldOp::create(thenBuilder, loc, then(thenBuilder));
+    OpBuilder elseBuilder = OpBuilder::atBlockEnd(guard.getElseBlock());
+    affine::AffineYieldOp::create(elseBuilder, loc, otherwise(elseBuilder));
+    return guard.getResult(0);
   }
 
   llvm::MaybeAlign getAlign(bool isAligned) const {
@@ -843,12 +855,10 @@ private:
       return LoadSplatOp::create(b, loc, vectorType, load.getMemRef(),
                                  getIndices(b, block, load.getAffineMap(),
                                             load.getMapOperands(), i, j, 0));
-    case Lanes::Gather: {
-      SmallVector<Value> elements;
-      for (int64_t lane = 0; lane < kLanes; ++lane)
-        elements.push_back(loadLane(b, block, operand, i, j, lane));
-      return vector::FromElementsOp::create(b, loc, vectorType, elements);
-    }
+    case Lanes::Gather:
+      return buildLanes(b, kLanes, [&](OpBuilder &at, int64_t lane) {
+        return loadLane(at, block, operand, i, j, lane);
+      });
     }
     llvm_unreachable("covered switch");
   }
@@ -865,17 +875,13 @@ private:
                         int64_t i, int64_t j, int64_t lane) {
     if (!operand.guard)
       return loadLane(b, block, operand, i, j, lane);
-    auto guard = AffineIfOp::create(
-        b, loc, TypeRange{operand.load.getType()},
-        operand.guard.getIntegerSet(),
+    return buildGuarded(
+        b, operand.load.getType(), operand.guard.getIntegerSet(),
         bindOperands(b, block, operand.guard.getOperands(), i, j, lane),
-        /*withElseRegion=*/true);
-    OpBuilder then = OpBuilder::atBlockEnd(guard.getThenBlock());
-    affine::AffineYieldOp::create(then, loc,
-                                  loadLane(then, block, operand, i, j, lane));
-    OpBuilder otherwise = OpBuilder::atBlockEnd(guard.getElseBlock());
-    affine::AffineYieldOp::create(otherwise, loc, operand.otherwise);
-    return guard.getResult(0);
+        [&](OpBuilder &then) {
+          return loadLane(then, block, operand, i, j, lane);
+        },
+        [&](OpBuilder &) { return operand.otherwise; });
   }
 
   Value getOperandVector(OpBuilder &b, const BlockShape &block,
@@ -883,7 +889,7 @@ private:
     Value result =
         operand.guard ? operand.guard.getResult(0) : operand.load.getResult();
     if (isPartial(block, j) && dependsOnV(result))
-      return buildPartial(b, block, [&](OpBuilder &at, int64_t lane) {
+      return buildLanes(b, block.lastLanes, [&](OpBuilder &at, int64_t lane) {
         return loadLaneGuarded(at, block, operand, i, j, lane);
       });
     if (!operand.guard)
@@ -891,22 +897,14 @@ private:
     size_t index = &operand - band.operands.data();
     IntegerSet set = operand.guard.getIntegerSet();
     ValueRange guardOperands = operand.guard.getOperands();
-    auto yieldIn = [&](Block *target, function_ref<Value(OpBuilder &)> make) {
-      OpBuilder inner = OpBuilder::atBlockEnd(target);
-      affine::AffineYieldOp::create(inner, loc, make(inner));
+    auto loadWhole = [&](OpBuilder &inner) {
+      return loadVector(inner, block, operand, i, j);
     };
-    if (!plan.laneGuard[index]) {
-      auto guard =
-          AffineIfOp::create(b, loc, TypeRange{vectorType}, set,
-                             bindOperands(b, block, guardOperands, i, j, 0),
-                             /*withElseRegion=*/true);
-      yieldIn(guard.getThenBlock(), [&](OpBuilder &inner) {
-        return loadVector(inner, block, operand, i, j);
-      });
-      yieldIn(guard.getElseBlock(),
-              [&](OpBuilder &) { return splats.lookup(operand.otherwise); });
-      return guard.getResult(0);
-    }
+    if (!plan.laneGuard[index])
+      return buildGuarded(
+          b, vectorType, set, bindOperands(b, block, guardOperands, i, j, 0),
+          loadWhole,
+          [&](OpBuilder &) { return splats.lookup(operand.otherwise); });
     // The guard holds for every lane when it holds for the first and the
     // last (it is affine in v): the constraints twice, v's dim bound to
     // lane 0 and, as an extra dim, to lane 3.
@@ -929,18 +927,12 @@ private:
     SmallVector<Value> bothOperands(first.begin(), first.begin() + numDims);
     bothOperands.push_back(offset(b, block.v0, j * kLanes + kLanes - 1));
     bothOperands.append(first.begin() + numDims, first.end());
-    auto whole = AffineIfOp::create(b, loc, TypeRange{vectorType}, both,
-                                    bothOperands, /*withElseRegion=*/true);
-    yieldIn(whole.getThenBlock(), [&](OpBuilder &inner) {
-      return loadVector(inner, block, operand, i, j);
-    });
-    yieldIn(whole.getElseBlock(), [&](OpBuilder &inner) {
-      SmallVector<Value> elements;
-      for (int64_t lane = 0; lane < kLanes; ++lane)
-        elements.push_back(loadLaneGuarded(inner, block, operand, i, j, lane));
-      return vector::FromElementsOp::create(inner, loc, vectorType, elements);
-    });
-    return whole.getResult(0);
+    return buildGuarded(
+        b, vectorType, both, bothOperands, loadWhole, [&](OpBuilder &inner) {
+          return buildLanes(inner, kLanes, [&](OpBuilder &at, int64_t lane) {
+            return loadLaneGuarded(at, block, operand, i, j, lane);
+          });
+        });
   }
 
   Band &band;
