@@ -6,7 +6,8 @@
 # baseline compiled the way a directive compiler does it by default: no
 # reuse tiling (a 1 KiB local memory, so operands come in small DMAs per
 # few iterations), no DMA block cost in the tiling, no double buffering,
-# no SIMD (vector_lanes=1: scalar code). The baseline's figures are the
+# no SIMD (vector_lanes=1: scalar code), every CPE reading its own copy of
+# shared operands (broadcast_reads=false). The baseline's figures are the
 # compiler's prediction (report.json of `dlc compile`), which agrees with
 # the emulation's counts exactly (test/Target/Sunway/run.test); emulating
 # its tens of millions of small DMAs would take most of an hour.
@@ -28,6 +29,6 @@ for model in "${list[@]}"; do
   "$dlc" run "$out/$model" --report "$out/$model.json" >/dev/null
   echo "emulation run: $(echo "$(date +%s.%N) - $start" | bc) s"
   "$dlc" compile "$models/$model/model.onnx" --target sunway -o "$out/$model-base" \
-    --hw local_memory_bytes=1K,dma_block_overhead_bytes=0,double_buffering=false,vector_lanes=1 >/dev/null
+    --hw local_memory_bytes=1K,dma_block_overhead_bytes=0,double_buffering=false,vector_lanes=1,broadcast_reads=false >/dev/null
   /usr/bin/python3 "$root/bench/sunway_layers.py" "$out/$model.json" "$out/$model" "$out/$model-base/report.json"
 done

@@ -82,6 +82,11 @@ private:
   /// +1: the order puts kernel-only loops before map-only loops (MLoop),
   /// -1: the reverse (KLoop), 0: it does not tell them apart.
   int classifyOrder(ArrayRef<unsigned> order) const;
+  /// Whether every unit reads buffer `index`'s box in the same step (a
+  /// read-only box the spread outermost tile loop does not move, that
+  /// loop's steps a multiple of the units) and the machine broadcasts it.
+  bool isBroadcast(unsigned index, ArrayRef<int64_t> tileSizes,
+                   ArrayRef<unsigned> order) const;
 
   llvm::DenseMap<Operation *, unsigned> bandIndex;
   llvm::SmallVector<BufferShape> shapes;
@@ -209,6 +214,16 @@ Tiling Model::evaluate(ArrayRef<int64_t> tileSizes,
         mulSat(traffic.boxBytes, traffic.doubleBuffered ? 2 : 1);
     traffic.transfers = mulSat(loads, (shape.in ? 1 : 0) + (shape.out ? 1 : 0));
     traffic.blocks = mulSat(traffic.transfers, blocksPerBox);
+    if (placement >= 0 && isBroadcast(index, tileSizes, order)) {
+      // One read per step of all units, spread over them as pieces:
+      // whole blocks, or a single block cut into one piece per unit.
+      traffic.transfers = loads / problem.processingUnits;
+      int64_t pieces = blocksPerBox > 1
+                           ? blocksPerBox
+                           : std::min(problem.processingUnits, elements);
+      traffic.blocks = mulSat(traffic.transfers, pieces);
+      loads = traffic.transfers;
+    }
     if (shape.in)
       traffic.bytesIn = mulSat(loads, traffic.boxBytes);
     if (shape.out)
@@ -230,6 +245,21 @@ Tiling Model::evaluate(ArrayRef<int64_t> tileSizes,
                                            problem.tripCounts[order.front()] /
                                                tileSizes[order.front()]);
   return tiling;
+}
+
+bool Model::isBroadcast(unsigned index, ArrayRef<int64_t> tileSizes,
+                        ArrayRef<unsigned> order) const {
+  const StagedBuffer &buffer = problem.buffers[index];
+  if (!problem.broadcastReads || problem.processingUnits < 2 || order.empty() ||
+      !buffer.read || buffer.written)
+    return false;
+  unsigned spread = order.front();
+  if (spread >= problem.parallelLoops.size() ||
+      !problem.parallelLoops[spread] || dependsOn(index, spread))
+    return false;
+  // Every unit takes as many steps, so all of them need the box at once.
+  int64_t steps = problem.tripCounts[spread] / tileSizes[spread];
+  return steps % problem.processingUnits == 0;
 }
 
 int Model::classifyOrder(ArrayRef<unsigned> order) const {

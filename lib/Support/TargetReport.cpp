@@ -95,6 +95,7 @@ llvm::json::Object dlc::hardwareToJSON(HardwareAttr hardware) {
   object["double_buffering"] = hardware.getDoubleBuffering();
   object["dma_block_overhead_bytes"] = hardware.getDmaBlockOverheadBytes();
   object["processing_units"] = hardware.getProcessingUnits();
+  object["broadcast_reads"] = hardware.getBroadcastReads();
   if (DictionaryAttr target = hardware.getTarget())
     for (NamedAttribute entry : target)
       object[entry.getName().getValue()] = attributeToJSON(entry.getValue());

@@ -84,6 +84,8 @@ struct TilingProblem {
   /// dependence (their tiles can run on different units).
   int64_t processingUnits = 1;
   llvm::SmallVector<bool> parallelLoops;
+  /// See `broadcast_reads` of #dlc.hardware.
+  bool broadcastReads = false;
 };
 
 /// How one buffer is moved under a tiling.

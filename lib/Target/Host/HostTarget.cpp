@@ -196,7 +196,7 @@ HardwareAttr getHardwareInForce(ModuleOp module) {
             parseAttribute(text.getValue(), module.getContext())))
       return hardware;
   }
-  return HardwareAttr::get(module.getContext(), 0, 1, 1, true, 0, 1,
+  return HardwareAttr::get(module.getContext(), 0, 1, 1, true, 0, 1, false,
                            DictionaryAttr());
 }
 
@@ -442,6 +442,7 @@ public:
                              /*doubleBuffering=*/true,
                              /*dmaBlockOverheadBytes=*/0,
                              /*processingUnits=*/1,
+                             /*broadcastReads=*/false,
                              /*target=*/DictionaryAttr());
   }
 

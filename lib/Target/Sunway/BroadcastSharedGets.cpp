@@ -149,7 +149,11 @@ std::optional<RowGroup> matchRowGroup(DMAGetOp get,
 struct BroadcastSharedGetsPass
     : dlc::sunway::impl::BroadcastSharedGetsBase<BroadcastSharedGetsPass> {
   void runOnOperation() override {
-    SunwayHardware hw = SunwayHardware::get(getOperation());
+    // A module without a machine description is for the SW26010 defaults.
+    HardwareAttr hardware = HardwareAttr::lookup(getOperation());
+    if (hardware && !hardware.getBroadcastReads())
+      return;
+    SunwayHardware hw = SunwayHardware::get(hardware);
     getOperation().walk([&](LaunchOp launch) { rewrite(launch, hw); });
   }
 

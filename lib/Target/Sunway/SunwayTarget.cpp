@@ -33,7 +33,7 @@ HardwareAttr sunway::getDefaultHardware(MLIRContext *context) {
       /*localMemorySpace=*/1, /*banks=*/1,
       /*doubleBuffering=*/true,
       /*dmaBlockOverheadBytes=*/470, /*processingUnits=*/hw.cpes,
-      hw.toTargetDictionary(context));
+      /*broadcastReads=*/true, hw.toTargetDictionary(context));
 }
 
 void sunway::buildSunwayPipeline(OpPassManager &pm,

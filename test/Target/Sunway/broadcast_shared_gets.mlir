@@ -182,3 +182,37 @@ module {
     return
   }
 }
+
+// -----
+
+// The machine reads no broadcasts (`broadcast_reads = false`, as the
+// directive-style baseline of bench/sunway_layers.sh): the shared get of
+// @shared stays a PE-mode get on every CPE.
+// CHECK-LABEL: func.func @no_broadcast_reads
+// CHECK-NOT: bcast
+// CHECK-NOT: sunway.barrier
+// CHECK: sunway.dma_get pe
+module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 56832, processing_units = 64, broadcast_reads = false>} {
+  func.func @no_broadcast_reads(%x: memref<10x100xf32>) {
+    sunway.launch "k0" (%x) : memref<10x100xf32>
+        attributes {node = "n", ldm_bytes = 4032 : i64} {
+    ^bb0(%id: index, %row: index, %col: index, %gx: memref<10x100xf32>):
+      %c0 = arith.constant 0 : index
+      %c1000 = arith.constant 1000 : index
+      %one = arith.constant 1 : i32
+      %reply = sunway.ldm_alloc offset 0 : memref<1xi32, #sunway.ldm>
+      %issued = sunway.ldm_alloc offset 16 : memref<1xi32, #sunway.ldm>
+      %buf = sunway.ldm_alloc offset 32 : memref<10x100xf32, #sunway.ldm>
+      affine.for %t = %id to 128 step 64 {
+        %n0 = memref.load %issued[%c0] : memref<1xi32, #sunway.ldm>
+        %n1 = arith.addi %n0, %one : i32
+        memref.store %n1, %issued[%c0] : memref<1xi32, #sunway.ldm>
+        sunway.dma_get pe %gx[%c0, %c0], %buf[%c0, %c0], %c1000 reply %reply[%c0]
+            : memref<10x100xf32>, memref<10x100xf32, #sunway.ldm>, memref<1xi32, #sunway.ldm>
+        %n2 = memref.load %issued[%c0] : memref<1xi32, #sunway.ldm>
+        sunway.wait_reply %reply[%c0], %n2 : memref<1xi32, #sunway.ldm>
+      } {dlc.distributed = {trips = 128 : i64, units = 64 : i64}}
+    }
+    return
+  }
+}

@@ -110,6 +110,9 @@ def BroadcastSharedGets : Pass<"dlc-sunway-broadcast-shared-gets", "mlir::func::
     positive-length guard, each followed by its wait, as the memory passes
     write a convolution input reaching into its padding) goes row by row:
     row r of the source to CPE r mod 64, one wait after the rows.
+    A module whose `dlc.hardware` says `broadcast_reads = false` (every
+    CPE reads its own copy, e.g. a directive-compiler baseline) is left
+    alone; the tiling model reads the same field.
 
     Before:
     ```mlir

@@ -14,7 +14,7 @@ LogicalResult HardwareAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t localMemorySpace, int64_t banks,
                                    bool doubleBuffering,
                                    int64_t dmaBlockOverheadBytes,
-                                   int64_t processingUnits,
+                                   int64_t processingUnits, bool broadcastReads,
                                    DictionaryAttr target) {
   if (localMemoryBytes < 0)
     return emitError() << "local_memory_bytes must not be negative, got "
@@ -165,6 +165,7 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
   bool doubleBuffering = base.getDoubleBuffering();
   int64_t dmaBlockOverheadBytes = base.getDmaBlockOverheadBytes();
   int64_t processingUnits = base.getProcessingUnits();
+  bool broadcastReads = base.getBroadcastReads();
   NamedAttrList target;
   if (DictionaryAttr baseTarget = base.getTarget())
     target.assign(baseTarget.getValue());
@@ -175,7 +176,11 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
     auto [name, value] = entry.trim().split('=');
     name = name.trim();
     value = value.trim();
-    if (name == "double_buffering") {
+    bool *flagField = llvm::StringSwitch<bool *>(name)
+                          .Case("double_buffering", &doubleBuffering)
+                          .Case("broadcast_reads", &broadcastReads)
+                          .Default(nullptr);
+    if (flagField) {
       std::optional<bool> flag;
       if (value == "true" || value == "1")
         flag = true;
@@ -184,7 +189,7 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
       if (!flag)
         return emitError() << "hardware override '" << entry
                            << "': expected true or false";
-      doubleBuffering = *flag;
+      *flagField = *flag;
       continue;
     }
     int64_t *field =
@@ -203,7 +208,8 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
         diag << "hardware override '" << entry << "': unknown parameter '"
              << name
              << "' (known: local_memory_bytes, local_memory_space, banks, "
-                "double_buffering, dma_block_overhead_bytes, processing_units";
+                "double_buffering, dma_block_overhead_bytes, processing_units, "
+                "broadcast_reads";
         for (NamedAttribute known : target)
           diag << ", " << known.getName().getValue();
         diag << ")";
@@ -228,9 +234,10 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
                                   : target.getDictionary(base.getContext());
   if (failed(verify(emitError, localMemoryBytes, localMemorySpace, banks,
                     doubleBuffering, dmaBlockOverheadBytes, processingUnits,
-                    targetAttr)))
+                    broadcastReads, targetAttr)))
     return failure();
   return HardwareAttr::get(base.getContext(), localMemoryBytes,
                            localMemorySpace, banks, doubleBuffering,
-                           dmaBlockOverheadBytes, processingUnits, targetAttr);
+                           dmaBlockOverheadBytes, processingUnits,
+                           broadcastReads, targetAttr);
 }

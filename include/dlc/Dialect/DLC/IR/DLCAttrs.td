@@ -38,6 +38,13 @@ def DLC_HardwareAttr : AttrDef<DLC_Dialect, "Hardware"> {
       one. The tiling model first makes the outermost tile loop of a
       nest parallel with at least this many tiles where it can, so that a
       target can spread the tiles over the units.
+    - `broadcast_reads`: one read can fill every unit's local memory at
+      once (SW26010 DMA `BCAST_MODE`). Where the outermost tile loop is
+      spread over the units and a read-only box does not depend on it,
+      every unit needs the same box in the same step: the tiling model
+      counts its bytes once per step of all units instead of once per
+      unit, and the target broadcasts it. false (the default): every unit
+      reads its own copy.
     - `target`: the rest of the machine, the parameters only the target's
       own lowering, cost model and executor read (clock, core counts,
       bandwidth curves, ...), as a dictionary of integers, floats, booleans
@@ -58,6 +65,7 @@ def DLC_HardwareAttr : AttrDef<DLC_Dialect, "Hardware"> {
     DefaultValuedParameter<"bool", "true">:$double_buffering,
     DefaultValuedParameter<"int64_t", "0">:$dma_block_overhead_bytes,
     DefaultValuedParameter<"int64_t", "1">:$processing_units,
+    DefaultValuedParameter<"bool", "false">:$broadcast_reads,
     OptionalParameter<"mlir::DictionaryAttr">:$target
   );
   let assemblyFormat = "`<` struct(params) `>`";
