@@ -451,6 +451,144 @@ std::optional<Plan> choosePlan(Band &band, int64_t maxAccumulators) {
   return best;
 }
 
+/// Cycles of a plan over all of its band's iterations.
+double getBandCycles(const Band &band, const Plan &plan) {
+  double points = 1;
+  for (int64_t trip : band.trips)
+    points *= trip;
+  return plan.cost * points;
+}
+
+/// A gathered operand made contiguous: a copy of its buffer into phase
+/// planes, and the operand's load reading the copy instead.
+struct PhaseSplit {
+  LDMAllocOp alloc;
+  AffineForOp copy;
+  AffineLoadOp load;
+  /// What the original load read, to restore it.
+  Value memref;
+  AffineMap map;
+  SmallVector<Value> mapOperands;
+  int64_t copyCycles = 0;
+
+  void undo(LaunchOp launch, int64_t ldmBytes) {
+    OpBuilder b(load);
+    auto original =
+        AffineLoadOp::create(b, load.getLoc(), memref, map, mapOperands);
+    load.getResult().replaceAllUsesWith(original.getResult());
+    load.erase();
+    copy.erase();
+    alloc.erase();
+    launch.setLdmBytes(ldmBytes);
+  }
+};
+
+/// Operand `index` of `band` gathers lanes `stride` > 1 apart along the
+/// last index of an LDM buffer the band only reads (a convolution's input
+/// under a stride): before the band, copy the buffer into `stride` phase
+/// planes, element w of a row to plane w mod stride at w floordiv stride,
+/// and read the copy, where the lanes are adjacent. The copy goes in LDM
+/// after the kernel's buffers, if they leave room.
+std::optional<PhaseSplit> splitPhases(Band &band, const Plan &plan,
+                                      unsigned index, int64_t bufferBytes) {
+  Operand &operand = band.operands[index];
+  AffineLoadOp load = operand.load;
+  Value vIV = band.loops[plan.v].getInductionVar();
+  auto steps = getSteps(load.getAffineMap(), load.getMapOperands(), vIV);
+  if (!steps || steps->back() < 2 || !isZero(ArrayRef(*steps).drop_back()))
+    return std::nullopt;
+  int64_t stride = steps->back();
+  auto source = load.getMemRef().getDefiningOp<LDMAllocOp>();
+  auto type = cast<MemRefType>(load.getMemRef().getType());
+  auto launch = band.loops.front()->getParentOfType<LaunchOp>();
+  if (!source || !launch || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity() ||
+      load.getMemRef() == band.store.getMemRef())
+    return std::nullopt;
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t width = shape.back(), rows = type.getNumElements() / width;
+  SmallVector<int64_t> phasedShape(shape.drop_back());
+  phasedShape.push_back(stride);
+  phasedShape.push_back(llvm::divideCeil(width, stride));
+  auto phasedType = MemRefType::get(phasedShape, type.getElementType(),
+                                    AffineMap(), type.getMemorySpace());
+  int64_t offset = llvm::alignTo(launch.getLdmBytes(), 32);
+  int64_t bytes = phasedType.getNumElements() * 4;
+  if (offset + bytes > bufferBytes)
+    return std::nullopt;
+
+  Location loc = load.getLoc();
+  MLIRContext *context = load.getContext();
+  PhaseSplit split;
+  split.memref = load.getMemRef();
+  split.map = load.getAffineMap();
+  split.mapOperands = load.getMapOperands();
+  // One load and one store per element.
+  split.copyCycles = 2 * rows * width;
+  OpBuilder b(source->getNextNode());
+  split.alloc =
+      LDMAllocOp::create(b, loc, phasedType, b.getI64IntegerAttr(offset));
+  launch.setLdmBytes(offset + bytes);
+
+  // w = stride * iv + rest, with iv the copy's loop or the vector loop:
+  // plane rest mod stride, position iv + rest floordiv stride (written so,
+  // the step along iv stays visible to the analysis).
+  auto phase = [&](AffineMap map, ValueRange operands, Value iv) {
+    SmallVector<AffineExpr> dims, symbols;
+    AffineExpr ivExpr;
+    for (unsigned i = 0; i < map.getNumDims(); ++i) {
+      bool is = operands[i] == iv;
+      dims.push_back(is ? getAffineConstantExpr(0, context)
+                        : getAffineDimExpr(i, context));
+      if (is)
+        ivExpr = getAffineDimExpr(i, context);
+    }
+    for (unsigned i = 0; i < map.getNumSymbols(); ++i) {
+      bool is = operands[map.getNumDims() + i] == iv;
+      symbols.push_back(is ? getAffineConstantExpr(0, context)
+                           : getAffineSymbolExpr(i, context));
+      if (is)
+        ivExpr = getAffineSymbolExpr(i, context);
+    }
+    AffineExpr last = map.getResults().back();
+    AffineExpr rest =
+        simplifyAffineExpr(last.replaceDimsAndSymbols(dims, symbols),
+                           map.getNumDims(), map.getNumSymbols());
+    SmallVector<AffineExpr> results(map.getResults().drop_back());
+    results.push_back(rest % stride);
+    results.push_back(ivExpr + rest.floorDiv(stride));
+    return AffineMap::get(map.getNumDims(), map.getNumSymbols(), results,
+                          context);
+  };
+  b.setInsertionPoint(band.loops.front());
+  SmallVector<Value> ivs;
+  for (int64_t extent : shape) {
+    auto loop = AffineForOp::create(b, loc, 0, extent);
+    if (!split.copy)
+      split.copy = loop;
+    ivs.push_back(loop.getInductionVar());
+    b.setInsertionPointToStart(loop.getBody());
+  }
+  unsigned rank = shape.size();
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  SmallVector<AffineExpr> planeIndex(identity.getResults().drop_back());
+  AffineExpr w = getAffineDimExpr(rank - 1, context);
+  planeIndex.push_back(w % stride);
+  planeIndex.push_back(w.floorDiv(stride));
+  Value element = AffineLoadOp::create(b, loc, split.memref, identity, ivs);
+  AffineStoreOp::create(b, loc, element, split.alloc,
+                        AffineMap::get(rank, 0, planeIndex, context), ivs);
+
+  b.setInsertionPoint(load);
+  split.load = AffineLoadOp::create(b, loc, split.alloc,
+                                    phase(split.map, split.mapOperands, vIV),
+                                    split.mapOperands);
+
+  load.getResult().replaceAllUsesWith(split.load.getResult());
+  load.erase();
+  return split;
+}
+
 /// Generates the micro-kernels of one band in place of it.
 class MicroKernelBuilder {
 public:
@@ -962,6 +1100,7 @@ struct VectorizeKernelsPass
           loop.getBody()->getOps<AffineForOp>().empty())
         innermost.push_back(loop);
     });
+    int64_t bufferBytes = SunwayHardware::get(getOperation()).getBufferBytes();
     for (AffineForOp loop : innermost) {
       std::optional<Band> band = analyseBand(loop);
       if (!band)
@@ -969,6 +1108,29 @@ struct VectorizeKernelsPass
       std::optional<Plan> plan = choosePlan(*band, maxAccumulators);
       if (!plan)
         continue;
+      // Gathers the copy into phase planes pays for become vectors.
+      for (unsigned i = 0; i < band->operands.size(); ++i) {
+        if (plan->lanes[i] != Lanes::Gather)
+          continue;
+        auto launch = loop->getParentOfType<LaunchOp>();
+        int64_t ldmBytes = launch.getLdmBytes();
+        std::optional<PhaseSplit> split =
+            splitPhases(*band, *plan, i, bufferBytes);
+        if (!split)
+          continue;
+        std::optional<Band> phased = analyseBand(loop);
+        std::optional<Plan> phasedPlan =
+            phased ? choosePlan(*phased, maxAccumulators) : std::nullopt;
+        if (!phasedPlan ||
+            getBandCycles(*phased, *phasedPlan) + split->copyCycles >=
+                getBandCycles(*band, *plan)) {
+          split->undo(launch, ldmBytes);
+          band = analyseBand(loop);
+          continue;
+        }
+        band = std::move(phased);
+        plan = std::move(phasedPlan);
+      }
       MicroKernelBuilder(*band, *plan).build();
     }
   }

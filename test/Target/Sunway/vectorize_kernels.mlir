@@ -171,3 +171,75 @@ module {
     return
   }
 }
+
+// -----
+
+// A stride-2 convolution row: the lanes of x are two apart. Gathering them
+// would cost 8 memory instructions a vector; copying x into two phase
+// planes (element w to plane w mod 2 at w floordiv 2, after the kernel's
+// buffers: ldm_bytes grows by 288) makes them vectors of plane k mod 2.
+// CHECK-LABEL: func.func @strided_phases
+// CHECK: attributes {ldm_bytes = 736 : i64
+// CHECK: %[[X:.*]] = sunway.ldm_alloc offset 0 : memref<72xf32, #sunway.ldm>
+// CHECK: %[[P:.*]] = sunway.ldm_alloc offset 448 : memref<2x36xf32, #sunway.ldm>
+// CHECK: affine.for %[[W:.*]] = 0 to 72 {
+// CHECK-NEXT: %[[E:.*]] = affine.load %[[X]][%[[W]]]
+// CHECK-NEXT: affine.store %[[E]], %[[P]][%[[W]] mod 2, %[[W]] floordiv 2]
+// CHECK: affine.for %[[I:.*]] = 0 to 32 step 32 {
+// CHECK: affine.for %[[K:.*]] = 0 to 8 iter_args
+// CHECK: %[[PLANE:.*]] = affine.apply #{{.*}}(%[[K]])
+// CHECK: %[[AT:.*]] = affine.apply #{{.*}}(%[[I]], %[[K]])
+// CHECK: vector.load %[[P]][%[[PLANE]], %[[AT]]] : memref<2x36xf32, #sunway.ldm>, vector<4xf32>
+// CHECK-NOT: vector.from_elements
+module {
+  func.func @strided_phases(%o: memref<32xf32>) {
+    sunway.launch "k0" (%o) : memref<32xf32> attributes {node = "n", ldm_bytes = 448 : i64} {
+    ^bb0(%id: index, %row: index, %col: index, %out: memref<32xf32>):
+      %x = sunway.ldm_alloc offset 0 : memref<72xf32, #sunway.ldm>
+      %w = sunway.ldm_alloc offset 288 : memref<8xf32, #sunway.ldm>
+      %y = sunway.ldm_alloc offset 320 : memref<32xf32, #sunway.ldm>
+      affine.for %i = 0 to 32 {
+        affine.for %k = 0 to 8 {
+          %a = affine.load %x[%i * 2 + %k] : memref<72xf32, #sunway.ldm>
+          %b = affine.load %w[%k] : memref<8xf32, #sunway.ldm>
+          %c = affine.load %y[%i] : memref<32xf32, #sunway.ldm>
+          %p = arith.mulf %a, %b : f32
+          %s = arith.addf %c, %p : f32
+          affine.store %s, %y[%i] : memref<32xf32, #sunway.ldm>
+        }
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+// The same row when the kernel's buffers leave no room for the planes
+// (57300 of the 57344 bytes a CPE gives to buffers): the lanes are
+// gathered one by one.
+// CHECK-LABEL: func.func @strided_no_room
+// CHECK: attributes {ldm_bytes = 57300 : i64
+// CHECK-NOT: 2x36xf32
+// CHECK: vector.from_elements
+module {
+  func.func @strided_no_room(%o: memref<32xf32>) {
+    sunway.launch "k0" (%o) : memref<32xf32> attributes {node = "n", ldm_bytes = 57300 : i64} {
+    ^bb0(%id: index, %row: index, %col: index, %out: memref<32xf32>):
+      %x = sunway.ldm_alloc offset 0 : memref<72xf32, #sunway.ldm>
+      %w = sunway.ldm_alloc offset 288 : memref<8xf32, #sunway.ldm>
+      %y = sunway.ldm_alloc offset 320 : memref<32xf32, #sunway.ldm>
+      affine.for %i = 0 to 32 {
+        affine.for %k = 0 to 8 {
+          %a = affine.load %x[%i * 2 + %k] : memref<72xf32, #sunway.ldm>
+          %b = affine.load %w[%k] : memref<8xf32, #sunway.ldm>
+          %c = affine.load %y[%i] : memref<32xf32, #sunway.ldm>
+          %p = arith.mulf %a, %b : f32
+          %s = arith.addf %c, %p : f32
+          affine.store %s, %y[%i] : memref<32xf32, #sunway.ldm>
+        }
+      }
+    }
+    return
+  }
+}

@@ -156,6 +156,13 @@ def VectorizeKernels : Pass<"dlc-sunway-vectorize-kernels", "mlir::func::FuncOp"
         bytes, `simd_loadu` otherwise), a `sunway.load_splat`
         (`simd_loade`) where it does not depend on `v`, and four scalar
         loads into `simd_set_floatv4` where it moves with another stride;
+      * an operand whose lanes are `s` > 1 apart along the last index of
+        an LDM buffer the band only reads (a strided convolution's input)
+        reads a copy of that buffer in `s` phase planes instead (element
+        `w` of a row at plane `w mod s`, position `w floordiv s`), made
+        before the band in LDM the kernel leaves free, where its lanes
+        are adjacent: when the copy (a load and a store per element)
+        costs less than the gathers it saves;
       * a padding guard (`affine.if` yielding the load or a constant) is
         checked for the first and the last lane of a vector (the guard is
         affine in `v`, so that covers the lanes between): a whole vector
