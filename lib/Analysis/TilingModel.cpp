@@ -66,6 +66,8 @@ public:
     for (auto [index, buffer] : llvm::enumerate(problem.buffers))
       if (buffer.read && !buffer.written)
         readOnly.push_back(index);
+    if (problem.stridedReadCopies)
+      findStridedReads();
   }
 
   Tiling evaluate(ArrayRef<int64_t> tileSizes, ArrayRef<unsigned> order) const;
@@ -87,11 +89,40 @@ private:
   /// loop's steps a multiple of the units) and the machine broadcasts it.
   bool isBroadcast(unsigned index, ArrayRef<int64_t> tileSizes,
                    ArrayRef<unsigned> order) const;
+  /// Marks the read-only buffers whose innermost index a loop of an
+  /// output's innermost index (coefficient 1) moves by more than one.
+  void findStridedReads();
+  bool isStridedRead(unsigned index) const {
+    return index < stridedRead.size() && stridedRead[index];
+  }
 
   llvm::DenseMap<Operation *, unsigned> bandIndex;
   llvm::SmallVector<BufferShape> shapes;
   llvm::SmallVector<unsigned> readOnly;
+  /// Per buffer: the target copies its box into phase planes.
+  llvm::SmallVector<bool> stridedRead;
 };
+
+void Model::findStridedReads() {
+  stridedRead.assign(problem.buffers.size(), false);
+  llvm::SmallPtrSet<Operation *, 4> laneLoops;
+  for (auto [index, buffer] : llvm::enumerate(problem.buffers)) {
+    if (!buffer.written || shapes[index].dims.empty() ||
+        shapes[index].dims.back().whole)
+      continue;
+    for (auto [loop, coefficient] : shapes[index].dims.back().coefficients)
+      if (coefficient == 1 || coefficient == -1)
+        laneLoops.insert(loop);
+  }
+  for (unsigned index : readOnly) {
+    const BufferShape &shape = shapes[index];
+    if (shape.dims.empty() || shape.dims.back().whole)
+      continue;
+    for (auto [loop, coefficient] : shape.dims.back().coefficients)
+      if (laneLoops.contains(loop) && std::abs(coefficient) > 1)
+        stridedRead[index] = true;
+  }
+}
 
 BufferShape Model::describe(const StagedBuffer &buffer) const {
   BufferShape shape;
@@ -211,7 +242,8 @@ Tiling Model::evaluate(ArrayRef<int64_t> tileSizes,
     traffic.doubleBuffered =
         problem.doubleBuffering && loads > 1 && buffer.read && !buffer.written;
     traffic.localBytes =
-        mulSat(traffic.boxBytes, traffic.doubleBuffered ? 2 : 1);
+        mulSat(traffic.boxBytes, (traffic.doubleBuffered ? 2 : 1) +
+                                     (isStridedRead(index) ? 1 : 0));
     traffic.transfers = mulSat(loads, (shape.in ? 1 : 0) + (shape.out ? 1 : 0));
     traffic.blocks = mulSat(traffic.transfers, blocksPerBox);
     if (placement >= 0 && isBroadcast(index, tileSizes, order)) {

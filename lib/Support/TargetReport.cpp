@@ -96,6 +96,7 @@ llvm::json::Object dlc::hardwareToJSON(HardwareAttr hardware) {
   object["dma_block_overhead_bytes"] = hardware.getDmaBlockOverheadBytes();
   object["processing_units"] = hardware.getProcessingUnits();
   object["broadcast_reads"] = hardware.getBroadcastReads();
+  object["strided_read_copies"] = hardware.getStridedReadCopies();
   if (DictionaryAttr target = hardware.getTarget())
     for (NamedAttribute entry : target)
       object[entry.getName().getValue()] = attributeToJSON(entry.getValue());

@@ -62,10 +62,6 @@ bool doubleBuffer(memref::AllocOp alloc) {
   if (transfers.size() != 1)
     return false;
   AffineDmaStartOp dma = transfers.front();
-  // Clipped rows vary in length from tile to tile: their counts would not
-  // split exactly between the prologue and the loop.
-  if (!matchPattern(dma.getNumElements(), m_Constant()))
-    return false;
   auto placement = dma->getParentOfType<AffineForOp>();
   while (placement && !placement->hasAttr("dlc.tile_loop"))
     placement = placement->getParentOfType<AffineForOp>();
@@ -89,15 +85,19 @@ bool doubleBuffer(memref::AllocOp alloc) {
   }
   if (!trip || *trip < 2)
     return false;
-  // The transfer: its loop nest in the placement's body, or the DMA and its
-  // wait.
+  // The transfer: the DMA, or the loop nest of its pieces (blocks, clipped
+  // rows) in the placement's body, then one wait for all of it.
   Operation *group = placement.getBody()->findAncestorOpInBlock(*dma);
-  auto wait = dyn_cast_or_null<AffineDmaWaitOp>(dma->getNextNode());
+  Operation *afterGroup = group->getNextNode();
+  while (afterGroup && afterGroup->hasTrait<OpTrait::ConstantLike>())
+    afterGroup = afterGroup->getNextNode();
+  auto wait = dyn_cast_or_null<AffineDmaWaitOp>(afterGroup);
   if (!wait || wait.getTagMemRef() != dma.getTagMemRef())
     return false;
-  SmallVector<Operation *> groupOps{group};
-  if (group == dma.getOperation())
-    groupOps.push_back(wait);
+  bool waitsInside = false;
+  group->walk([&](AffineDmaWaitOp) { waitsInside = true; });
+  if (waitsInside)
+    return false;
   for (Operation *user : local.getUsers())
     if (!isa<AffineLoadOp, AffineDmaStartOp, memref::DeallocOp>(user) ||
         (!isa<memref::DeallocOp>(user) && !placement->isAncestor(user)))
@@ -137,13 +137,14 @@ bool doubleBuffer(memref::AllocOp alloc) {
           addHalfOperand(start.getDstMap(), start.getDstIndices(), iv), tags,
           tagMap, ValueRange{iv}, start.getNumElements(), start.getStride(),
           start.getNumElementsPerStride());
-      AffineDmaWaitOp::create(at, wait.getLoc(), tags, tagMap, ValueRange{iv},
-                              wait.getNumElements());
-      if (group == start.getOperation()) {
-        groupOps = {newStart, newStart->getNextNode()};
+      OpBuilder atWait(wait);
+      auto newWait =
+          AffineDmaWaitOp::create(atWait, wait.getLoc(), tags, tagMap,
+                                  ValueRange{iv}, wait.getNumElements());
+      if (group == start.getOperation())
         group = newStart;
-      }
       wait.erase();
+      wait = newWait;
       start.erase();
     } else {
       OpBuilder after(user);
@@ -156,6 +157,7 @@ bool doubleBuffer(memref::AllocOp alloc) {
 
   // The transfer's constants (sizes, strides) may be defined in the loop
   // body: the prologue needs them before the loop.
+  SmallVector<Operation *> groupOps{group, wait};
   for (Operation *op : groupOps)
     op->walk([&](Operation *nested) {
       for (Value operand : nested->getOperands()) {
@@ -193,13 +195,11 @@ bool doubleBuffer(memref::AllocOp alloc) {
         placement.getLowerBoundOperands(), /*withElseRegion=*/false);
     before = guard.getThenBodyBuilder();
   }
-  for (Operation *op : groupOps)
-    before.clone(*op, first)->walk([](AffineDmaWaitOp w) { w.erase(); });
+  before.clone(*group, first);
 
   // In the loop: wait for this tile, start the next one's transfer.
-  OpBuilder inLoop(groupOps.front());
-  for (Operation *op : groupOps)
-    inLoop.clone(*op)->walk([](AffineDmaStartOp s) { s.erase(); });
+  OpBuilder inLoop(wait->getContext());
+  inLoop.setInsertionPointAfter(wait);
   AffineExpr d0 = inLoop.getAffineDimExpr(0);
   int64_t step = placement.getStepAsInt();
   auto hasNext = AffineIfOp::create(
@@ -211,13 +211,12 @@ bool doubleBuffer(memref::AllocOp alloc) {
   IRMapping next;
   next.map(iv, AffineApplyOp::create(thenBuilder, placement.getLoc(),
                                      AffineMap::get(1, 0, d0 + step), iv));
-  for (Operation *op : groupOps)
-    thenBuilder.clone(*op, next)->walk([](AffineDmaWaitOp w) { w.erase(); });
-  for (Operation *op : llvm::reverse(groupOps))
-    op->erase();
+  thenBuilder.clone(*group, next);
+  group->erase();
 
   // The records: the prologue runs once per run of the loop, the prefetch
-  // the other times.
+  // the other times (for clipped rows, whose tiles differ, the split is
+  // proportional; the totals stay exact).
   auto getInt = [&](StringRef name) {
     auto value = record.getAs<IntegerAttr>(name);
     return value ? value.getInt() : 0;

@@ -341,8 +341,6 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
                                         at.getConstantAffineMap(0),
                                         ValueRange{}, count, stride, perStride);
       emitted = dma;
-      AffineDmaWaitOp::create(at, loc, tag, at.getConstantAffineMap(0),
-                              ValueRange{}, count);
     };
     int64_t rows = 1, totalElements = 0, executions = 0, block = 0;
     if (!clip) {
@@ -505,6 +503,19 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
       enumerate(0);
       block = rowStep > 1 ? 1 : extents[rank - 1];
     }
+    // One wait after all the pieces (rows, blocks) of the box: they are in
+    // flight together, and a double-buffered box waits for them as one.
+    Operation *outermost = builder.getBlock()->findAncestorOpInBlock(*emitted);
+    Value waitCount = cast<AffineDmaStartOp>(emitted).getNumElements();
+    if (outermost != emitted) {
+      int64_t boxElements = 1;
+      for (int64_t extent : extents)
+        boxElements *= extent;
+      OpBuilder before(outermost);
+      waitCount = arith::ConstantIndexOp::create(before, loc, boxElements);
+    }
+    AffineDmaWaitOp::create(builder, loc, tag, builder.getConstantAffineMap(0),
+                            ValueRange{}, waitCount);
     Builder attrs(context);
     transfers[emitted] = (attrs.getDictionaryAttr(
         {attrs.getNamedAttr("memref", TypeAttr::get(type)),

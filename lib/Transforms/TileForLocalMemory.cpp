@@ -54,6 +54,7 @@ TilingProblem buildProblem(AffineForOp root, HardwareAttr hardware) {
   problem.dmaBlockOverheadBytes = hardware.getDmaBlockOverheadBytes();
   problem.processingUnits = hardware.getProcessingUnits();
   problem.broadcastReads = hardware.getBroadcastReads();
+  problem.stridedReadCopies = hardware.getStridedReadCopies();
   // Whether each band loop carries a dependence, in the untiled nest.
   for (AffineForOp loop : problem.band)
     problem.parallelLoops.push_back(problem.processingUnits > 1 &&

@@ -5,7 +5,7 @@
 // RUN: not dlc-opt --dlc-attach-hardware="hardware=#dlc.hardware" %s 2>&1 | FileCheck %s --check-prefix=SYNTAX
 
 // An unknown parameter is named, with the known ones.
-// expected-error @below {{hardware override 'bank=4': unknown parameter 'bank' (known: local_memory_bytes, local_memory_space, banks, double_buffering, dma_block_overhead_bytes, processing_units, broadcast_reads)}}
+// expected-error @below {{hardware override 'bank=4': unknown parameter 'bank' (known: local_memory_bytes, local_memory_space, banks, double_buffering, dma_block_overhead_bytes, processing_units, broadcast_reads, strided_read_copies)}}
 module {
 }
 

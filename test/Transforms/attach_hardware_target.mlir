@@ -9,7 +9,7 @@
 module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 1024, target = {cpes = 64 : i64, clock_hz = 1.45e9 : f64, curve = [1.0, 2.0, 3.0], fast = true}>} {
 }
 
-// UNKNOWN: hardware override 'cpus=16': unknown parameter 'cpus' (known: local_memory_bytes, local_memory_space, banks, double_buffering, dma_block_overhead_bytes, processing_units, broadcast_reads, clock_hz, cpes, curve, fast)
+// UNKNOWN: hardware override 'cpus=16': unknown parameter 'cpus' (known: local_memory_bytes, local_memory_space, banks, double_buffering, dma_block_overhead_bytes, processing_units, broadcast_reads, strided_read_copies, clock_hz, cpes, curve, fast)
 // TYPE: hardware override 'cpes=many': expected a value like 64 : i64
 // ARRAY: hardware override 'curve=1:x': expected a value like [1.000000e+00, 2.000000e+00, 3.000000e+00]
 

@@ -135,12 +135,16 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
 // CHECK-LABEL: func.func @stride_two
 // CHECK-SAME: (%[[IN:.*]]: memref<32x32xf32>, %[[OUT:.*]]: memref<16x16xf32>)
 // CHECK: %[[LIN:.*]] = memref.alloc() {dlc.transfers = [{block = 1 : i64, count = 16 : i64, direction = "in", element_bytes = 4 : i64, elements = 256 : i64, memref = memref<32x32xf32>}]} : memref<4x16xf32, 1>
+// The rows are in flight together: one wait for the box after their loop.
 // CHECK: affine.for %[[I0:.*]] = 0 to 16 step 4 {
+// CHECK-NEXT: %[[BOX:.*]] = arith.constant 64 : index
 // CHECK-NEXT: affine.for %[[ROW:.*]] = 0 to 4 {
 // CHECK-NEXT: %[[COUNT:.*]] = arith.constant 16 : index
 // CHECK-NEXT: %[[STRIDE:.*]] = arith.constant 2 : index
 // CHECK-NEXT: %[[PER:.*]] = arith.constant 1 : index
 // CHECK-NEXT: affine.dma_start %[[IN]][%[[I0]] * 2 + %[[ROW]] * 2, 0], %[[LIN]][%[[ROW]], 0], %{{.*}}[0], %[[COUNT]], %[[STRIDE]], %[[PER]]
+// CHECK-NEXT: }
+// CHECK-NEXT: affine.dma_wait %{{.*}}[0], %[[BOX]]
 // CHECK: affine.load %[[LIN]][%{{.*}} - %[[I0]], %{{.*}}] : memref<4x16xf32, 1>
 #lb = affine_map<(d0) -> (d0)>
 #ub4 = affine_map<(d0) -> (d0 + 4)>
@@ -173,6 +177,8 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
 // CHECK: %[[STRIDE:.*]] = arith.constant 2 : index
 // CHECK: %[[PER:.*]] = arith.constant 1 : index
 // CHECK: affine.dma_start %{{.*}}[%[[ROW]]], %[[LX]][(-%[[K]] - %[[T]] * 2 + %[[ROW]] + 1) floordiv 2], %{{.*}}[0], %[[N]], %[[STRIDE]], %[[PER]]
+// CHECK-NEXT: }
+// CHECK-NEXT: affine.dma_wait
 // CHECK: affine.load %[[LX]][%{{.*}} - %[[T]]]
 #set = affine_set<(d0, d1) : (d0 * 2 + d1 - 1 >= 0, 16 - d0 * 2 - d1 >= 0)>
 module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {

@@ -122,3 +122,30 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096, proce
     return %0 : tensor<64x64xf32>
   }
 }
+
+// -----
+
+// A stride-2 convolution on a machine that copies strided reads into phase
+// planes before computing (`strided_read_copies`): the output's innermost
+// loop moves the input's innermost index by 2, so the input's 15x15 box
+// (900 bytes) is reserved twice: 2032 bytes, where @strided_conv_no_copies
+// needs 1132.
+// CHECK-LABEL: func.func @strided_conv_copies
+// CHECK: dlc.tiling = {dma_blocks = 18 : i64, footprint_bytes = 2032 : i64, {{.*}}tile_sizes = array<i64: 1, 1, 7, 7, 1, 3, 3>, traffic_bytes = 1328 : i64}
+module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096, strided_read_copies = true>} {
+  func.func @strided_conv_copies(%x: tensor<1x1x16x16xf32>, %w: tensor<1x1x3x3xf32>) -> tensor<1x1x7x7xf32> {
+    %0 = dlc.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x1x16x16xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x7x7xf32>
+    return %0 : tensor<1x1x7x7xf32>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: func.func @strided_conv_no_copies
+// CHECK: dlc.tiling = {dma_blocks = 18 : i64, footprint_bytes = 1132 : i64, {{.*}}tile_sizes = array<i64: 1, 1, 7, 7, 1, 3, 3>, traffic_bytes = 1328 : i64}
+module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
+  func.func @strided_conv_no_copies(%x: tensor<1x1x16x16xf32>, %w: tensor<1x1x3x3xf32>) -> tensor<1x1x7x7xf32> {
+    %0 = dlc.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x1x16x16xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x7x7xf32>
+    return %0 : tensor<1x1x7x7xf32>
+  }
+}

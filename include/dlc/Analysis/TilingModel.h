@@ -84,8 +84,9 @@ struct TilingProblem {
   /// dependence (their tiles can run on different units).
   int64_t processingUnits = 1;
   llvm::SmallVector<bool> parallelLoops;
-  /// See `broadcast_reads` of #dlc.hardware.
+  /// See `broadcast_reads` and `strided_read_copies` of #dlc.hardware.
   bool broadcastReads = false;
+  bool stridedReadCopies = false;
 };
 
 /// How one buffer is moved under a tiling.

@@ -197,7 +197,7 @@ HardwareAttr getHardwareInForce(ModuleOp module) {
       return hardware;
   }
   return HardwareAttr::get(module.getContext(), 0, 1, 1, true, 0, 1, false,
-                           DictionaryAttr());
+                           false, DictionaryAttr());
 }
 
 /// The host's layers: every ONNX node with its tensor-level MACs and bytes.
@@ -443,6 +443,7 @@ public:
                              /*dmaBlockOverheadBytes=*/0,
                              /*processingUnits=*/1,
                              /*broadcastReads=*/false,
+                             /*stridedReadCopies=*/false,
                              /*target=*/DictionaryAttr());
   }
 

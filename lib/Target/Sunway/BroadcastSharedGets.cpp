@@ -90,12 +90,11 @@ Value linearize(OpBuilder &b, Location loc, MemRefType type,
 
 /// The rows of a clipped transfer as GenerateTransfers writes them: loops
 /// holding nothing but, per row, a guard that its clipped length is
-/// positive around the counted issue and the get, then the wait.
+/// positive around the counted issue and the get (one wait for all rows
+/// follows the loops, or, for a prefetch, comes at the next step).
 struct RowGroup {
   DMAGetOp get;
   Operation *issue;
-  memref::LoadOp count;
-  WaitReplyOp wait;
   affine::AffineForOp root;
 };
 
@@ -107,25 +106,15 @@ std::optional<RowGroup> matchRowGroup(DMAGetOp get,
       !guard.getElseRegion().empty() || &guard.thenBlock()->front() != issue ||
       guard.thenBlock()->getOperations().size() != 5)
     return std::nullopt;
-  auto count = dyn_cast_or_null<memref::LoadOp>(guard->getNextNode());
-  auto wait =
-      count ? dyn_cast_or_null<WaitReplyOp>(count->getNextNode()) : nullptr;
-  if (!wait || wait.getCount() != count.getResult() ||
-      wait.getReply() != get.getReply() ||
-      wait.getIndex() != get.getReplyIndex())
-    return std::nullopt;
   // The outermost loop around whose body is only this transfer's rows.
   auto onlyRows = [&](affine::AffineForOp loop) {
     WalkResult walk = loop.getBody()->walk([&](Operation *op) {
       if (auto other = dyn_cast<DMAGetOp>(op); other && other != get)
         return WalkResult::interrupt();
-      if (auto other = dyn_cast<WaitReplyOp>(op); other && other != wait)
-        return WalkResult::interrupt();
       return isa<affine::AffineForOp, affine::AffineApplyOp,
                  affine::AffineMinOp, affine::AffineMaxOp,
                  affine::AffineYieldOp, arith::CmpIOp, arith::AddIOp, scf::IfOp,
-                 scf::YieldOp, memref::LoadOp, memref::StoreOp, DMAGetOp,
-                 WaitReplyOp>(op)
+                 scf::YieldOp, memref::LoadOp, memref::StoreOp, DMAGetOp>(op)
                  ? WalkResult::advance()
                  : WalkResult::interrupt();
     });
@@ -143,7 +132,7 @@ std::optional<RowGroup> matchRowGroup(DMAGetOp get,
     root = loop;
   if (!root)
     return std::nullopt;
-  return RowGroup{get, issue, count, wait, root};
+  return RowGroup{get, issue, root};
 }
 
 struct BroadcastSharedGetsPass
@@ -249,10 +238,10 @@ struct BroadcastSharedGetsPass
   }
 
   /// The rows of a clipped transfer go round-robin to the CPEs (row r of
-  /// the source to CPE r mod 64), each a broadcast; the per-row waits
-  /// become one after the rows (each CPE waits for its own), with a
-  /// barrier before the rows and, as after every wait on a broadcast's
-  /// reply word, after it.
+  /// the source to CPE r mod 64), each a broadcast, after a barrier (every
+  /// CPE is done with the buffer's previous contents); each CPE's wait
+  /// covers its own rows, and the barrier after every wait on a
+  /// broadcast's reply word makes them everyone's.
   void distributeRows(RowGroup &rows, LaunchOp launch,
                       const SunwayHardware &hw) {
     DMAGetOp get = rows.get;
@@ -283,15 +272,6 @@ struct BroadcastSharedGetsPass
                      get.getStrideElements(), get.getReply(),
                      get.getReplyIndex());
     get.erase();
-
-    auto issued = cast<memref::LoadOp>(rows.issue);
-    b.setInsertionPointAfter(rows.root);
-    Value count =
-        memref::LoadOp::create(b, loc, issued.getMemRef(), issued.getIndices());
-    WaitReplyOp::create(b, loc, rows.wait.getReply(), rows.wait.getIndex(),
-                        count);
-    rows.wait.erase();
-    rows.count.erase();
   }
 
   /// CPE k issues the k-th 64th of the get (by blocks when it has them)

@@ -261,6 +261,7 @@ private:
     }
     struct Totals {
       double cycles = 0, dmaBoundCycles = 0, maxCompute = 0, meanCompute = 0;
+      double maxDmaWait = 0, maxBarrierWait = 0;
       uint64_t fp = 0, ldm = 0, transfers = 0, launches = 0;
       int64_t read = 0, written = 0;
     };
@@ -282,8 +283,11 @@ private:
       t.dmaBoundCycles += launch->dma_bound_cycles;
       t.transfers += launch->dma_transfers;
       ++t.launches;
-      double maxCompute = 0, sumCompute = 0;
+      double maxCompute = 0, sumCompute = 0, maxDmaWait = 0, maxBarrierWait = 0;
       for (const dlc_emu_cpe_counters &cpe : launch->cpe) {
+        maxDmaWait = std::max(maxDmaWait, double(cpe.dma_wait_cycles));
+        maxBarrierWait =
+            std::max(maxBarrierWait, double(cpe.barrier_wait_cycles));
         t.fp += cpe.fp_vector + cpe.fp_scalar;
         t.ldm += cpe.ldm_vector_loads + cpe.ldm_vector_stores +
                  cpe.ldm_scalar_loads + cpe.ldm_scalar_stores;
@@ -293,6 +297,8 @@ private:
         sumCompute += cpe.compute_cycles;
       }
       t.maxCompute += maxCompute;
+      t.maxDmaWait += maxDmaWait;
+      t.maxBarrierWait += maxBarrierWait;
       t.meanCompute += sumCompute / DLC_EMU_CPES;
     }
     for (auto [figures, t] : llvm::zip_equal(report.layers, totals)) {
@@ -307,6 +313,9 @@ private:
       figures.extra["fp_instructions"] = static_cast<int64_t>(t.fp);
       figures.extra["ldm_accesses"] = static_cast<int64_t>(t.ldm);
       figures.extra["cpe_compute_cycles_max"] = t.maxCompute;
+      // Where the slowest CPEs stall: on DMA replies, at barriers.
+      figures.extra["cpe_dma_wait_cycles_max"] = t.maxDmaWait;
+      figures.extra["cpe_barrier_wait_cycles_max"] = t.maxBarrierWait;
       // Mean over max of the CPEs' compute: 1 when balanced.
       figures.extra["load_balance"] =
           t.maxCompute > 0 ? t.meanCompute / t.maxCompute : 1.0;

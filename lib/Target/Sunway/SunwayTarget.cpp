@@ -33,7 +33,8 @@ HardwareAttr sunway::getDefaultHardware(MLIRContext *context) {
       /*localMemorySpace=*/1, /*banks=*/1,
       /*doubleBuffering=*/true,
       /*dmaBlockOverheadBytes=*/470, /*processingUnits=*/hw.cpes,
-      /*broadcastReads=*/true, hw.toTargetDictionary(context));
+      /*broadcastReads=*/true, /*stridedReadCopies=*/hw.vectorLanes > 1,
+      hw.toTargetDictionary(context));
 }
 
 void sunway::buildSunwayPipeline(OpPassManager &pm,

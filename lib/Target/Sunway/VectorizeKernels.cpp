@@ -464,6 +464,8 @@ double getBandCycles(const Band &band, const Plan &plan) {
 struct PhaseSplit {
   LDMAllocOp alloc;
   AffineForOp copy;
+  /// The fixed indices of the slice copied, computed before the copy.
+  SmallVector<Operation *> fixedIndices;
   AffineLoadOp load;
   /// What the original load read, to restore it.
   Value memref;
@@ -478,6 +480,8 @@ struct PhaseSplit {
     load.getResult().replaceAllUsesWith(original.getResult());
     load.erase();
     copy.erase();
+    for (Operation *index : fixedIndices)
+      index->erase();
     alloc.erase();
     launch.setLdmBytes(ldmBytes);
   }
@@ -485,16 +489,20 @@ struct PhaseSplit {
 
 /// Operand `index` of `band` gathers lanes `stride` > 1 apart along the
 /// last index of an LDM buffer the band only reads (a convolution's input
-/// under a stride): before the band, copy the buffer into `stride` phase
-/// planes, element w of a row to plane w mod stride at w floordiv stride,
-/// and read the copy, where the lanes are adjacent. The copy goes in LDM
+/// under a stride): before the band, copy what the band reads of the
+/// buffer into `stride` phase planes, element w of a row to plane
+/// w mod stride at w floordiv stride, and read the copy, where the lanes
+/// are adjacent. Leading indices no band loop moves (the half of a
+/// double-buffered tile) select the slice copied. The copy goes in LDM
 /// after the kernel's buffers, if they leave room.
 std::optional<PhaseSplit> splitPhases(Band &band, const Plan &plan,
                                       unsigned index, int64_t bufferBytes) {
   Operand &operand = band.operands[index];
   AffineLoadOp load = operand.load;
+  AffineMap map = load.getAffineMap();
+  ValueRange mapOperands = load.getMapOperands();
   Value vIV = band.loops[plan.v].getInductionVar();
-  auto steps = getSteps(load.getAffineMap(), load.getMapOperands(), vIV);
+  auto steps = getSteps(map, mapOperands, vIV);
   if (!steps || steps->back() < 2 || !isZero(ArrayRef(*steps).drop_back()))
     return std::nullopt;
   int64_t stride = steps->back();
@@ -505,9 +513,25 @@ std::optional<PhaseSplit> splitPhases(Band &band, const Plan &plan,
       !type.getLayout().isIdentity() ||
       load.getMemRef() == band.store.getMemRef())
     return std::nullopt;
+  unsigned rank = type.getRank();
+  // Which leading indices some band loop moves (the others are fixed).
+  SmallVector<bool> moves(rank, false);
+  moves.back() = true;
+  for (AffineForOp loop : band.loops) {
+    auto loopSteps = getSteps(map, mapOperands, loop.getInductionVar());
+    if (!loopSteps)
+      return std::nullopt;
+    for (unsigned d = 0; d + 1 < rank; ++d)
+      moves[d] = moves[d] || (*loopSteps)[d] != 0;
+  }
   ArrayRef<int64_t> shape = type.getShape();
-  int64_t width = shape.back(), rows = type.getNumElements() / width;
-  SmallVector<int64_t> phasedShape(shape.drop_back());
+  int64_t width = shape.back(), elements = width;
+  SmallVector<int64_t> phasedShape;
+  for (unsigned d = 0; d + 1 < rank; ++d)
+    if (moves[d]) {
+      phasedShape.push_back(shape[d]);
+      elements *= shape[d];
+    }
   phasedShape.push_back(stride);
   phasedShape.push_back(llvm::divideCeil(width, stride));
   auto phasedType = MemRefType::get(phasedShape, type.getElementType(),
@@ -521,69 +545,82 @@ std::optional<PhaseSplit> splitPhases(Band &band, const Plan &plan,
   MLIRContext *context = load.getContext();
   PhaseSplit split;
   split.memref = load.getMemRef();
-  split.map = load.getAffineMap();
-  split.mapOperands = load.getMapOperands();
+  split.map = map;
+  split.mapOperands.assign(mapOperands.begin(), mapOperands.end());
   // One load and one store per element.
-  split.copyCycles = 2 * rows * width;
+  split.copyCycles = 2 * elements;
   OpBuilder b(source->getNextNode());
   split.alloc =
       LDMAllocOp::create(b, loc, phasedType, b.getI64IntegerAttr(offset));
   launch.setLdmBytes(offset + bytes);
 
-  // w = stride * iv + rest, with iv the copy's loop or the vector loop:
-  // plane rest mod stride, position iv + rest floordiv stride (written so,
-  // the step along iv stays visible to the analysis).
-  auto phase = [&](AffineMap map, ValueRange operands, Value iv) {
-    SmallVector<AffineExpr> dims, symbols;
-    AffineExpr ivExpr;
-    for (unsigned i = 0; i < map.getNumDims(); ++i) {
-      bool is = operands[i] == iv;
-      dims.push_back(is ? getAffineConstantExpr(0, context)
-                        : getAffineDimExpr(i, context));
-      if (is)
-        ivExpr = getAffineDimExpr(i, context);
-    }
-    for (unsigned i = 0; i < map.getNumSymbols(); ++i) {
-      bool is = operands[map.getNumDims() + i] == iv;
-      symbols.push_back(is ? getAffineConstantExpr(0, context)
-                           : getAffineSymbolExpr(i, context));
-      if (is)
-        ivExpr = getAffineSymbolExpr(i, context);
-    }
-    AffineExpr last = map.getResults().back();
-    AffineExpr rest =
-        simplifyAffineExpr(last.replaceDimsAndSymbols(dims, symbols),
-                           map.getNumDims(), map.getNumSymbols());
-    SmallVector<AffineExpr> results(map.getResults().drop_back());
-    results.push_back(rest % stride);
-    results.push_back(ivExpr + rest.floorDiv(stride));
-    return AffineMap::get(map.getNumDims(), map.getNumSymbols(), results,
-                          context);
-  };
+  // The copy, before the band: a loop per moving index; the fixed ones
+  // are the load's (they read no band IV).
   b.setInsertionPoint(band.loops.front());
-  SmallVector<Value> ivs;
-  for (int64_t extent : shape) {
-    auto loop = AffineForOp::create(b, loc, 0, extent);
+  SmallVector<Value> sourceIndices, planeIndices;
+  for (unsigned d = 0; d < rank; ++d) {
+    if (!moves[d]) {
+      AffineMap fixed = map.getSubMap({d});
+      SmallVector<Value> fixedOperands(mapOperands);
+      affine::canonicalizeMapAndOperands(&fixed, &fixedOperands);
+      auto apply = affine::AffineApplyOp::create(b, loc, fixed, fixedOperands);
+      split.fixedIndices.push_back(apply);
+      sourceIndices.push_back(apply);
+      continue;
+    }
+    auto loop = AffineForOp::create(b, loc, 0, shape[d]);
     if (!split.copy)
       split.copy = loop;
-    ivs.push_back(loop.getInductionVar());
+    sourceIndices.push_back(loop.getInductionVar());
+    planeIndices.push_back(loop.getInductionVar());
     b.setInsertionPointToStart(loop.getBody());
   }
-  unsigned rank = shape.size();
-  AffineMap identity = b.getMultiDimIdentityMap(rank);
-  SmallVector<AffineExpr> planeIndex(identity.getResults().drop_back());
-  AffineExpr w = getAffineDimExpr(rank - 1, context);
-  planeIndex.push_back(w % stride);
-  planeIndex.push_back(w.floorDiv(stride));
-  Value element = AffineLoadOp::create(b, loc, split.memref, identity, ivs);
+  unsigned planeRank = planeIndices.size();
+  SmallVector<AffineExpr> planeExprs;
+  for (unsigned d = 0; d + 1 < planeRank; ++d)
+    planeExprs.push_back(getAffineDimExpr(d, context));
+  AffineExpr w = getAffineDimExpr(planeRank - 1, context);
+  planeExprs.push_back(w % stride);
+  planeExprs.push_back(w.floorDiv(stride));
+  Value element = AffineLoadOp::create(b, loc, split.memref, sourceIndices);
   AffineStoreOp::create(b, loc, element, split.alloc,
-                        AffineMap::get(rank, 0, planeIndex, context), ivs);
+                        AffineMap::get(planeRank, 0, planeExprs, context),
+                        planeIndices);
 
+  // The load: the moving indices, then w = stride * v + rest as plane
+  // rest mod stride, position v + rest floordiv stride (written so, its
+  // step along v stays visible to the analysis).
+  SmallVector<AffineExpr> dims, symbols;
+  AffineExpr vExpr;
+  for (unsigned i = 0; i < map.getNumDims(); ++i) {
+    bool isV = mapOperands[i] == vIV;
+    dims.push_back(isV ? getAffineConstantExpr(0, context)
+                       : getAffineDimExpr(i, context));
+    if (isV)
+      vExpr = getAffineDimExpr(i, context);
+  }
+  for (unsigned i = 0; i < map.getNumSymbols(); ++i) {
+    bool isV = mapOperands[map.getNumDims() + i] == vIV;
+    symbols.push_back(isV ? getAffineConstantExpr(0, context)
+                          : getAffineSymbolExpr(i, context));
+    if (isV)
+      vExpr = getAffineSymbolExpr(i, context);
+  }
+  AffineExpr last = map.getResults().back();
+  AffineExpr rest =
+      simplifyAffineExpr(last.replaceDimsAndSymbols(dims, symbols),
+                         map.getNumDims(), map.getNumSymbols());
+  SmallVector<AffineExpr> results;
+  for (unsigned d = 0; d + 1 < rank; ++d)
+    if (moves[d])
+      results.push_back(map.getResult(d));
+  results.push_back(rest % stride);
+  results.push_back(vExpr + rest.floorDiv(stride));
   b.setInsertionPoint(load);
-  split.load = AffineLoadOp::create(b, loc, split.alloc,
-                                    phase(split.map, split.mapOperands, vIV),
-                                    split.mapOperands);
-
+  split.load = AffineLoadOp::create(
+      b, loc, split.alloc,
+      AffineMap::get(map.getNumDims(), map.getNumSymbols(), results, context),
+      mapOperands);
   load.getResult().replaceAllUsesWith(split.load.getResult());
   load.erase();
   return split;

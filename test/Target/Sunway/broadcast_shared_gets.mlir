@@ -131,9 +131,9 @@ module {
 // -----
 
 // The rows of a clipped transfer (one get per row under a positive-length
-// guard, each followed by its wait): row r of the source goes to CPE
-// r mod 64 as a broadcast, the per-row waits become one after the rows,
-// between barriers.
+// guard, one wait after the rows): row r of the source goes to CPE r mod 64
+// as a broadcast, after a barrier; each CPE's wait covers its own rows,
+// and the barrier after it everyone's.
 // CHECK-LABEL: func.func @rows
 // CHECK: affine.for %{{.*}} = 0 to 16 step 4 {
 // CHECK-NEXT: sunway.barrier array
@@ -171,11 +171,11 @@ module {
                   sunway.dma_get pe %gx[%c, %h, %w], %buf[%c, %lh, %w], %n reply %reply[%c0]
                       : memref<3x16x16xf32>, memref<3x4x16xf32, #sunway.ldm>, memref<1xi32, #sunway.ldm>
                 }
-                %n2 = memref.load %issued[%c0] : memref<1xi32, #sunway.ldm>
-                sunway.wait_reply %reply[%c0], %n2 : memref<1xi32, #sunway.ldm>
               }
             }
           }
+          %n2 = memref.load %issued[%c0] : memref<1xi32, #sunway.ldm>
+          sunway.wait_reply %reply[%c0], %n2 : memref<1xi32, #sunway.ldm>
         }
       } {dlc.distributed = {trips = 64 : i64, units = 64 : i64}}
     }
@@ -212,6 +212,80 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 56832, proc
         %n2 = memref.load %issued[%c0] : memref<1xi32, #sunway.ldm>
         sunway.wait_reply %reply[%c0], %n2 : memref<1xi32, #sunway.ldm>
       } {dlc.distributed = {trips = 128 : i64, units = 64 : i64}}
+    }
+    return
+  }
+}
+
+// -----
+
+// Double-buffered clipped rows: the first tile's rows before the loop, the
+// next tile's as the prefetch, the wait for the current half at the top of
+// each step. Both groups of rows go round-robin after a barrier; the wait
+// is followed by one.
+// CHECK-LABEL: func.func @rows_double_buffered
+// CHECK: sunway.barrier array
+// CHECK: sunway.dma_get bcast
+// CHECK: affine.for %[[OH:.*]] = 0 to 16 step 4 {
+// CHECK: sunway.wait_reply
+// CHECK-NEXT: sunway.barrier array
+// CHECK: affine.if
+// CHECK: sunway.barrier array
+// CHECK: affine.if #{{.*}}(%{{.*}})[%{{.*}}] {
+// CHECK: sunway.dma_get bcast
+// CHECK-NOT: sunway.dma_get pe
+#lower = affine_map<(d0) -> (0, d0 - 1)>
+#upper = affine_map<(d0) -> (d0 + 3, 16)>
+#half = affine_map<(d0) -> ((d0 floordiv 4) mod 2)>
+module {
+  func.func @rows_double_buffered(%x: memref<16x16xf32>) {
+    sunway.launch "k0" (%x) : memref<16x16xf32> attributes {node = "n", ldm_bytes = 576 : i64} {
+    ^bb0(%id: index, %row: index, %col: index, %gx: memref<16x16xf32>):
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %one = arith.constant 1 : i32
+      %reply = sunway.ldm_alloc offset 0 : memref<2xi32, #sunway.ldm>
+      %issued = sunway.ldm_alloc offset 16 : memref<2xi32, #sunway.ldm>
+      %buf = sunway.ldm_alloc offset 32 : memref<2x4x16xf32, #sunway.ldm>
+      affine.for %t = %id to 64 step 64 {
+        affine.for %h = max #lower(%c0) to min #upper(%c0) {
+          affine.for %w = 0 to 16 step 16 {
+            %n = affine.min affine_map<(d0) -> (16 - d0, 16)>(%w)
+            %positive = arith.cmpi sgt, %n, %c0 : index
+            %lh = affine.apply affine_map<(d0) -> (d0 + 1)>(%h)
+            scf.if %positive {
+              %n0 = memref.load %issued[%c0] : memref<2xi32, #sunway.ldm>
+              %n1 = arith.addi %n0, %one : i32
+              memref.store %n1, %issued[%c0] : memref<2xi32, #sunway.ldm>
+              sunway.dma_get pe %gx[%h, %w], %buf[%c0, %lh, %w], %n reply %reply[%c0]
+                  : memref<16x16xf32>, memref<2x4x16xf32, #sunway.ldm>, memref<2xi32, #sunway.ldm>
+            }
+          }
+        }
+        affine.for %oh = 0 to 16 step 4 {
+          %cur = affine.apply #half(%oh)
+          %m = memref.load %issued[%cur] : memref<2xi32, #sunway.ldm>
+          sunway.wait_reply %reply[%cur], %m : memref<2xi32, #sunway.ldm>
+          affine.if affine_set<(d0) : (11 - d0 >= 0)>(%oh) {
+            %next = affine.apply affine_map<(d0) -> (d0 + 4)>(%oh)
+            %nh = affine.apply #half(%next)
+            affine.for %h = max #lower(%next) to min #upper(%next) {
+              affine.for %w = 0 to 16 step 16 {
+                %n = affine.min affine_map<(d0) -> (16 - d0, 16)>(%w)
+                %positive = arith.cmpi sgt, %n, %c0 : index
+                %lh = affine.apply affine_map<(d0, d1) -> (d1 - d0 + 1)>(%next, %h)
+                scf.if %positive {
+                  %n0 = memref.load %issued[%nh] : memref<2xi32, #sunway.ldm>
+                  %n1 = arith.addi %n0, %one : i32
+                  memref.store %n1, %issued[%nh] : memref<2xi32, #sunway.ldm>
+                  sunway.dma_get pe %gx[%h, %w], %buf[%nh, %lh, %w], %n reply %reply[%nh]
+                      : memref<16x16xf32>, memref<2x4x16xf32, #sunway.ldm>, memref<2xi32, #sunway.ldm>
+                }
+              }
+            }
+          }
+        }
+      } {dlc.distributed = {trips = 64 : i64, units = 64 : i64}}
     }
     return
   }

@@ -4,7 +4,7 @@
 // tile loop runs on all 64 CPEs (lower bound from the CPE id, step 64
 // tiles); its buffers sit at LDM offsets within the 57344 bytes the stack
 // leaves; transfers are athread DMA with reply words.
-// CHECK: module attributes {dlc.entry = {{.*}}, dlc.hardware = #dlc.hardware<local_memory_bytes = 56832, dma_block_overhead_bytes = 470, processing_units = 64, broadcast_reads = true, target = {{.*}}cpes = 64 : i64
+// CHECK: module attributes {dlc.entry = {{.*}}, dlc.hardware = #dlc.hardware<local_memory_bytes = 56832, dma_block_overhead_bytes = 470, processing_units = 64, broadcast_reads = true, strided_read_copies = true, target = {{.*}}cpes = 64 : i64
 // CHECK-LABEL: func.func @main
 // CHECK: sunway.launch "k0"
 // CHECK: sunway.launch "k[[FC:[0-9]+]]"({{.*}}) : {{.*}} attributes {ldm_bytes = [[LDM:[0-9]+]] : i64, node = "fc"} {

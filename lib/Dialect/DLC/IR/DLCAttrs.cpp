@@ -9,13 +9,11 @@
 using namespace mlir;
 using namespace dlc;
 
-LogicalResult HardwareAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                   int64_t localMemoryBytes,
-                                   int64_t localMemorySpace, int64_t banks,
-                                   bool doubleBuffering,
-                                   int64_t dmaBlockOverheadBytes,
-                                   int64_t processingUnits, bool broadcastReads,
-                                   DictionaryAttr target) {
+LogicalResult HardwareAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t localMemoryBytes,
+    int64_t localMemorySpace, int64_t banks, bool doubleBuffering,
+    int64_t dmaBlockOverheadBytes, int64_t processingUnits, bool broadcastReads,
+    bool stridedReadCopies, DictionaryAttr target) {
   if (localMemoryBytes < 0)
     return emitError() << "local_memory_bytes must not be negative, got "
                        << localMemoryBytes;
@@ -166,6 +164,7 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
   int64_t dmaBlockOverheadBytes = base.getDmaBlockOverheadBytes();
   int64_t processingUnits = base.getProcessingUnits();
   bool broadcastReads = base.getBroadcastReads();
+  bool stridedReadCopies = base.getStridedReadCopies();
   NamedAttrList target;
   if (DictionaryAttr baseTarget = base.getTarget())
     target.assign(baseTarget.getValue());
@@ -179,6 +178,7 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
     bool *flagField = llvm::StringSwitch<bool *>(name)
                           .Case("double_buffering", &doubleBuffering)
                           .Case("broadcast_reads", &broadcastReads)
+                          .Case("strided_read_copies", &stridedReadCopies)
                           .Default(nullptr);
     if (flagField) {
       std::optional<bool> flag;
@@ -209,7 +209,7 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
              << name
              << "' (known: local_memory_bytes, local_memory_space, banks, "
                 "double_buffering, dma_block_overhead_bytes, processing_units, "
-                "broadcast_reads";
+                "broadcast_reads, strided_read_copies";
         for (NamedAttribute known : target)
           diag << ", " << known.getName().getValue();
         diag << ")";
@@ -234,10 +234,10 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
                                   : target.getDictionary(base.getContext());
   if (failed(verify(emitError, localMemoryBytes, localMemorySpace, banks,
                     doubleBuffering, dmaBlockOverheadBytes, processingUnits,
-                    broadcastReads, targetAttr)))
+                    broadcastReads, stridedReadCopies, targetAttr)))
     return failure();
   return HardwareAttr::get(base.getContext(), localMemoryBytes,
                            localMemorySpace, banks, doubleBuffering,
                            dmaBlockOverheadBytes, processingUnits,
-                           broadcastReads, targetAttr);
+                           broadcastReads, stridedReadCopies, targetAttr);
 }

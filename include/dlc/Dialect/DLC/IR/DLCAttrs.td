@@ -45,6 +45,13 @@ def DLC_HardwareAttr : AttrDef<DLC_Dialect, "Hardware"> {
       counts its bytes once per step of all units instead of once per
       unit, and the target broadcasts it. false (the default): every unit
       reads its own copy.
+    - `strided_read_copies`: the units compute on vectors of consecutive
+      elements, and a read-only box whose innermost index moves by more
+      than one with the loop of the output's innermost index (a strided
+      convolution's input) is first copied, in local memory, into phase
+      planes where those elements are consecutive (Sunway's
+      micro-kernels): the tiling reserves room for one more copy of such
+      a box. false (the default): no copies.
     - `target`: the rest of the machine, the parameters only the target's
       own lowering, cost model and executor read (clock, core counts,
       bandwidth curves, ...), as a dictionary of integers, floats, booleans
@@ -66,6 +73,7 @@ def DLC_HardwareAttr : AttrDef<DLC_Dialect, "Hardware"> {
     DefaultValuedParameter<"int64_t", "0">:$dma_block_overhead_bytes,
     DefaultValuedParameter<"int64_t", "1">:$processing_units,
     DefaultValuedParameter<"bool", "false">:$broadcast_reads,
+    DefaultValuedParameter<"bool", "false">:$strided_read_copies,
     OptionalParameter<"mlir::DictionaryAttr">:$target
   );
   let assemblyFormat = "`<` struct(params) `>`";
