@@ -629,8 +629,9 @@ std::optional<PhaseSplit> splitPhases(Band &band, const Plan &plan,
 /// Generates the micro-kernels of one band in place of it.
 class MicroKernelBuilder {
 public:
-  MicroKernelBuilder(Band &band, const Plan &plan)
-      : band(band), plan(plan), loc(band.loops.front().getLoc()),
+  MicroKernelBuilder(Band &band, const Plan &plan, int64_t bufferBytes)
+      : band(band), plan(plan), bufferBytes(bufferBytes),
+        loc(band.loops.front().getLoc()),
         vectorType(
             VectorType::get({kLanes}, Float32Type::get(loc.getContext()))) {}
 
@@ -638,10 +639,11 @@ public:
     OpBuilder b(band.loops.front());
     hoistInvariants(b);
     for (auto [i, operand] : llvm::enumerate(band.operands))
-      if (plan.lanes[i] == Lanes::Vector)
+      if (plan.lanes[i] == Lanes::Vector) {
         aligned[operand.load] =
             isAligned(operand.load.getMemRef(), operand.load.getAffineMap(),
                       operand.load.getMapOperands(), vLoop());
+      }
     storeAligned = isAligned(band.store.getMemRef(), band.store.getAffineMap(),
                              band.store.getMapOperands(), vLoop());
     buildOuter(b, 0);
@@ -650,6 +652,32 @@ public:
 
 private:
   AffineForOp vLoop() const { return band.loops[plan.v]; }
+
+  /// Whether a partial vector of `memref` may load all four lanes: the
+  /// lanes past the last it uses are never stored, so any value does, but
+  /// they must lie in the kernel's LDM. Up to three floats past the
+  /// buffer's end; the kernel's LDM grows to cover them if it must.
+  bool allowOverRead(Value memref) {
+    auto [it, inserted] = overReads.try_emplace(memref, false);
+    if (inserted)
+      it->second = growForOverRead(memref);
+    return it->second;
+  }
+  bool growForOverRead(Value memref) {
+    auto alloc = memref.getDefiningOp<LDMAllocOp>();
+    auto launch = band.loops.front()->getParentOfType<LaunchOp>();
+    if (!alloc || !launch)
+      return false;
+    auto type = cast<MemRefType>(memref.getType());
+    int64_t end = alloc.getOffset() + (type.getNumElements() + kLanes - 1) * 4;
+    if (end <= static_cast<int64_t>(launch.getLdmBytes()))
+      return true;
+    int64_t grown = llvm::alignTo(end, 16);
+    if (grown > bufferBytes)
+      return false;
+    launch.setLdmBytes(grown);
+    return true;
+  }
   Value vIV() const { return vLoop().getInductionVar(); }
   Value uIV() const {
     return plan.u >= 0 ? band.loops[plan.u].getInductionVar() : Value();
@@ -1063,13 +1091,18 @@ private:
                          Operand &operand, int64_t i, int64_t j) {
     Value result =
         operand.guard ? operand.guard.getResult(0) : operand.load.getResult();
-    if (isPartial(block, j) && dependsOnV(result))
+    size_t index = &operand - band.operands.data();
+    bool partial = isPartial(block, j);
+    // A partial vector loads whole where it may read past its lanes.
+    if (partial && dependsOnV(result) &&
+        (plan.lanes[index] != Lanes::Vector ||
+         !allowOverRead(operand.load.getMemRef())))
       return buildLanes(b, block.lastLanes, [&](OpBuilder &at, int64_t lane) {
         return loadLaneGuarded(at, block, operand, i, j, lane);
       });
     if (!operand.guard)
       return loadVector(b, block, operand, i, j);
-    size_t index = &operand - band.operands.data();
+    int64_t lastLane = partial ? block.lastLanes - 1 : kLanes - 1;
     IntegerSet set = operand.guard.getIntegerSet();
     ValueRange guardOperands = operand.guard.getOperands();
     auto loadWhole = [&](OpBuilder &inner) {
@@ -1081,8 +1114,8 @@ private:
           loadWhole,
           [&](OpBuilder &) { return splats.lookup(operand.otherwise); });
     // The guard holds for every lane when it holds for the first and the
-    // last (it is affine in v): the constraints twice, v's dim bound to
-    // lane 0 and, as an extra dim, to lane 3.
+    // last used (it is affine in v): the constraints twice, v's dim bound
+    // to lane 0 and, as an extra dim, to the last lane.
     unsigned numDims = set.getNumDims();
     SmallVector<AffineExpr> lastLaneDims;
     for (unsigned d = 0; d < numDims; ++d)
@@ -1100,18 +1133,21 @@ private:
                                       constraints, equalities);
     SmallVector<Value> first = bindOperands(b, block, guardOperands, i, j, 0);
     SmallVector<Value> bothOperands(first.begin(), first.begin() + numDims);
-    bothOperands.push_back(offset(b, block.v0, j * kLanes + kLanes - 1));
+    bothOperands.push_back(offset(b, block.v0, j * kLanes + lastLane));
     bothOperands.append(first.begin() + numDims, first.end());
     return buildGuarded(
         b, vectorType, both, bothOperands, loadWhole, [&](OpBuilder &inner) {
-          return buildLanes(inner, kLanes, [&](OpBuilder &at, int64_t lane) {
-            return loadLaneGuarded(at, block, operand, i, j, lane);
-          });
+          return buildLanes(
+              inner, lastLane + 1, [&](OpBuilder &at, int64_t lane) {
+                return loadLaneGuarded(at, block, operand, i, j, lane);
+              });
         });
   }
 
   Band &band;
   const Plan &plan;
+  /// LDM a CPE gives to buffers.
+  int64_t bufferBytes;
   Location loc;
   VectorType vectorType;
   /// Band IVs to the IVs of the loops that replace them.
@@ -1120,6 +1156,7 @@ private:
   DenseMap<Value, bool> uDependence, vDependence;
   std::map<std::tuple<const void *, int64_t, int64_t>, Value> memo;
   DenseMap<Operation *, bool> aligned;
+  DenseMap<Value, bool> overReads;
   bool storeAligned = false;
   Value current;
 };
@@ -1168,7 +1205,7 @@ struct VectorizeKernelsPass
         band = std::move(phased);
         plan = std::move(phasedPlan);
       }
-      MicroKernelBuilder(*band, *plan).build();
+      MicroKernelBuilder(*band, *plan, bufferBytes).build();
     }
   }
 };

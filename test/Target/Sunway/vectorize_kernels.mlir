@@ -45,8 +45,11 @@ module {
 // makes its loads unaligned; the padding guard is checked at the first and
 // the last lane (one vector load when both hold, lane by lane otherwise).
 // 18 output columns cost least as a block of three vectors and a block of
-// a vector and a partial one: the last two columns lane by lane (guarded
-// loads, zeros in the other lanes), extracted and stored one by one.
+// a vector and a partial one: the last two columns load as a whole vector
+// where the guard holds for both (the two lanes past them read the next
+// floats of LDM, computed on and never stored), lane by lane otherwise
+// (guarded loads, zeros in the other lanes); they are extracted and
+// stored one by one.
 // CHECK-LABEL: func.func @conv_row
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: affine.for %[[CO:.*]] = 0 to 4 step 4 {
@@ -62,6 +65,10 @@ module {
 // The last six columns.
 // CHECK: vector.from_elements %{{.*}}, %{{.*}}, %[[ZERO]], %[[ZERO]] : vector<4xf32>
 // CHECK: affine.for %[[KW2:.*]] = 0 to 3 iter_args(
+// CHECK: affine.if #{{.*}}(%[[KW2]]) -> vector<4xf32> {
+// CHECK-NEXT: %[[AT:.*]] = affine.apply #{{.*}}(%[[KW2]])
+// CHECK-NEXT: vector.load %{{.*}}[%[[AT]]] : memref<20xf32, #sunway.ldm>, vector<4xf32>
+// CHECK: } else {
 // CHECK: affine.load %{{.*}}[%[[KW2]] + 16]
 // CHECK: affine.load %{{.*}}[%[[KW2]] + 17]
 // CHECK: vector.from_elements %{{.*}}, %{{.*}}, %[[ZERO]], %[[ZERO]] : vector<4xf32>
@@ -238,6 +245,59 @@ module {
           %s = arith.addf %c, %p : f32
           affine.store %s, %y[%i] : memref<32xf32, #sunway.ldm>
         }
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+// A 6-wide elementwise row whose input ends the kernel's LDM: the partial
+// vector's whole load reads two floats past it, so the kernel's LDM grows
+// from 1032 to 1056 bytes (16-byte aligned) to cover them.
+// CHECK-LABEL: func.func @over_read_grows
+// CHECK: attributes {ldm_bytes = 1056 : i64
+// CHECK: %[[X:.*]] = sunway.ldm_alloc offset 1008 : memref<6xf32, #sunway.ldm>
+// CHECK: vector.load %[[X]][%{{.*}}] {alignment = 16 : i64} : memref<6xf32, #sunway.ldm>, vector<4xf32>
+// CHECK: vector.load %[[X]][%{{.*}}] {alignment = 16 : i64} : memref<6xf32, #sunway.ldm>, vector<4xf32>
+// CHECK-NOT: from_elements
+// CHECK: vector.extract %{{.*}}[1]
+module {
+  func.func @over_read_grows(%o: memref<6xf32>) {
+    sunway.launch "k0" (%o) : memref<6xf32> attributes {node = "n", ldm_bytes = 1032 : i64} {
+    ^bb0(%id: index, %row: index, %col: index, %out: memref<6xf32>):
+      %two = arith.constant 2.0 : f32
+      %y = sunway.ldm_alloc offset 0 : memref<6xf32, #sunway.ldm>
+      %x = sunway.ldm_alloc offset 1008 : memref<6xf32, #sunway.ldm>
+      affine.for %i = 0 to 6 {
+        %v = affine.load %x[%i] : memref<6xf32, #sunway.ldm>
+        %r = arith.mulf %v, %two : f32
+        affine.store %r, %y[%i] : memref<6xf32, #sunway.ldm>
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+// The same row at the end of the 57344 bytes a CPE gives to buffers: no
+// room to read past it, so the last two lanes load one by one.
+// CHECK-LABEL: func.func @over_read_no_room
+// CHECK: attributes {ldm_bytes = 57344 : i64
+// CHECK: vector.from_elements
+module {
+  func.func @over_read_no_room(%o: memref<6xf32>) {
+    sunway.launch "k0" (%o) : memref<6xf32> attributes {node = "n", ldm_bytes = 57344 : i64} {
+    ^bb0(%id: index, %row: index, %col: index, %out: memref<6xf32>):
+      %two = arith.constant 2.0 : f32
+      %y = sunway.ldm_alloc offset 0 : memref<6xf32, #sunway.ldm>
+      %x = sunway.ldm_alloc offset 57312 : memref<6xf32, #sunway.ldm>
+      affine.for %i = 0 to 6 {
+        %v = affine.load %x[%i] : memref<6xf32, #sunway.ldm>
+        %r = arith.mulf %v, %two : f32
+        affine.store %r, %y[%i] : memref<6xf32, #sunway.ldm>
       }
     }
     return
