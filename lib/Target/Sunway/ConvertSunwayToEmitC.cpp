@@ -848,6 +848,7 @@ void populateVectorPatterns(const TypeConverter &converter,
       converter, context, "dlc_vstore", "dlc_vstoreu");
   static const std::pair<StringRef, StringRef> calls[] = {
       {"vector.fma", "simd_vmas"},
+      {"sunway.select_negative", "simd_vsellts"},
       {"vector.broadcast", "dlc_vsplat"},
       {"vector.from_elements", "simd_set_floatv4"},
       {"arith.addf", "simd_vadds"},

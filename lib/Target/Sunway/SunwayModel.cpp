@@ -63,10 +63,10 @@ double getBandwidth(const SunwayHardware &hw, double block) {
 }
 
 /// Floating-point instructions `op` issues: one per scalar or floatv4
-/// operation, two for a vector maximum or minimum (dlc_vmaxs: a
+/// operation (a select too), two for a vector maximum or minimum (dlc_vmaxs: a
 /// subtraction and a select).
 int64_t getFloatInstructions(Operation *op) {
-  if (isa<vector::FMAOp>(op))
+  if (isa<vector::FMAOp, SelectNegativeOp>(op))
     return 1;
   if (!isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::NegFOp,
            arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,

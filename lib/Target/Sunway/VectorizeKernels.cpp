@@ -272,6 +272,10 @@ struct Plan {
   int v = -1, u = -1;
   int64_t rows = 1, vectors = 1;
   double cost = 0;
+  /// Whether the blocks issue more memory than floating-point
+  /// instructions (a mask's select then costs less than the loads it
+  /// saves).
+  bool memoryBound = false;
   SmallVector<Lanes> lanes;
   SmallVector<bool> laneGuard, dependsOnU;
 };
@@ -404,6 +408,9 @@ std::optional<Plan> choosePlan(Band &band, int64_t maxAccumulators) {
           // Cycles per output element over the whole u x v space, tail
           // blocks included (a block of the leftover rows, one whose last
           // vector is partial).
+          // Instructions of the block shapes priced (whole and tail blocks
+          // once each): which pipeline the blocks load.
+          double memoryTotal = 0, flopsTotal = 0;
           auto blockCycles = [&](int64_t r, int64_t n, int64_t lastLanes) {
             double memory = 0;
             for (auto [i, operand] : llvm::enumerate(band.operands)) {
@@ -416,6 +423,8 @@ std::optional<Plan> choosePlan(Band &band, int64_t maxAccumulators) {
               memory += perRow * (plan.dependsOnU[i] ? r : 1);
             }
             double flops = std::max<int64_t>(band.floatOps, 1) * r * n;
+            memoryTotal += memory;
+            flopsTotal += flops;
             return std::max(memory, flops);
           };
           int64_t uTrips = u >= 0 ? band.trips[u] : 1, vTrips = band.trips[v];
@@ -442,6 +451,7 @@ std::optional<Plan> choosePlan(Band &band, int64_t maxAccumulators) {
             plan.rows = rows;
             plan.vectors = vectors;
             plan.cost = cost;
+            plan.memoryBound = memoryTotal > flopsTotal;
             best = plan;
           }
         }
@@ -1137,11 +1147,144 @@ private:
     bothOperands.append(first.begin() + numDims, first.end());
     return buildGuarded(
         b, vectorType, both, bothOperands, loadWhole, [&](OpBuilder &inner) {
+          if (plan.lanes[index] == Lanes::Vector && plan.memoryBound)
+            if (Value masked =
+                    buildMasked(inner, block, operand, i, j, lastLane))
+              return masked;
           return buildLanes(
               inner, lastLane + 1, [&](OpBuilder &at, int64_t lane) {
                 return loadLaneGuarded(at, block, operand, i, j, lane);
               });
         });
+  }
+
+  /// Masks for vectors across a padding border: entry lo * 5 + hi holds -1
+  /// in lanes lo..hi-1 and +1 in the others (lo, hi in 0..4), in LDM after
+  /// the kernel's buffers, filled once at the kernel's start. Null when the
+  /// LDM has no room.
+  Value getMaskTable() {
+    if (maskTable || noMaskTable)
+      return maskTable;
+    auto launch = band.loops.front()->getParentOfType<LaunchOp>();
+    int64_t offset = llvm::alignTo(launch.getLdmBytes(), 16);
+    int64_t entries = (kLanes + 1) * (kLanes + 1);
+    int64_t bytes = entries * kLanes * 4;
+    if (offset + bytes > bufferBytes) {
+      noMaskTable = true;
+      return maskTable;
+    }
+    launch.setLdmBytes(offset + bytes);
+    MLIRContext *context = launch.getContext();
+    OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
+    Type f32 = Float32Type::get(context);
+    auto type = MemRefType::get({entries * kLanes}, f32, AffineMap(),
+                                LDMAttr::get(context));
+    maskTable = LDMAllocOp::create(b, loc, type, b.getI64IntegerAttr(offset));
+    Value inside = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(-1));
+    Value outside = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1));
+    auto lo = AffineForOp::create(b, loc, 0, kLanes + 1);
+    b.setInsertionPointToStart(lo.getBody());
+    auto hi = AffineForOp::create(b, loc, 0, kLanes + 1);
+    b.setInsertionPointToStart(hi.getBody());
+    auto lane = AffineForOp::create(b, loc, 0, kLanes);
+    b.setInsertionPointToStart(lane.getBody());
+    AffineExpr l = b.getAffineDimExpr(0), from = b.getAffineDimExpr(1),
+               to = b.getAffineDimExpr(2);
+    SmallVector<Value> ivs = {lane.getInductionVar(), lo.getInductionVar(),
+                              hi.getInductionVar()};
+    Value value = buildGuarded(
+        b, f32, IntegerSet::get(3, 0, {l - from, to - 1 - l}, {false, false}),
+        ivs, [&](OpBuilder &) { return inside; },
+        [&](OpBuilder &) { return outside; });
+    AffineStoreOp::create(
+        b, loc, value, maskTable,
+        AffineMap::get(3, 0, {(from * (kLanes + 1) + to) * kLanes + l},
+                       context),
+        ivs);
+    return maskTable;
+  }
+
+  /// Whether a vector of `memref` may load whole across a border: its
+  /// lanes reach up to three floats before the buffer and after it.
+  bool allowBorderRead(Value memref) {
+    auto alloc = memref.getDefiningOp<LDMAllocOp>();
+    return alloc && alloc.getOffset() >= (kLanes - 1) * 4 &&
+           allowOverRead(memref);
+  }
+
+  /// The vector of a guarded unit-stride operand whose lanes `lo` to
+  /// `hi` - 1 (an interval: the guard is affine in v) pass its guard,
+  /// without lane-by-lane loads: one load of the four lanes, a mask from
+  /// the table, a select with the padding value; the padding value alone
+  /// where no lane passes (so the load stays within three floats of one
+  /// that does). Null when the guard or the LDM does not allow it.
+  Value buildMasked(OpBuilder &b, const BlockShape &block, Operand &operand,
+                    int64_t i, int64_t j, int64_t lastLane) {
+    IntegerSet set = operand.guard.getIntegerSet();
+    ValueRange guardOperands = operand.guard.getOperands();
+    auto steps = getSteps(set.getConstraints(), set.getNumDims(),
+                          set.getNumSymbols(), guardOperands, vIV());
+    if (!steps || !allowBorderRead(operand.load.getMemRef()) || !getMaskTable())
+      return Value();
+    SmallVector<AffineExpr> firsts, lasts, fixed;
+    for (unsigned k = 0; k < set.getNumConstraints(); ++k) {
+      AffineExpr c = set.getConstraint(k);
+      int64_t a = (*steps)[k];
+      if (a && set.isEq(k))
+        return Value();
+      if (a > 0)
+        firsts.push_back((-c).ceilDiv(a)); // the first lane with c >= 0
+      else if (a < 0)
+        lasts.push_back(c.floorDiv(-a)); // the last lane with c >= 0
+      else
+        fixed.push_back(c);
+    }
+    MLIRContext *context = b.getContext();
+    unsigned numDims = set.getNumDims(), numSymbols = set.getNumSymbols();
+    // Some lane passes: every first <= lastLane, every last >= 0, every
+    // first <= every last, the lane-invariant constraints hold.
+    SmallVector<AffineExpr> some(fixed);
+    for (AffineExpr first : firsts)
+      some.push_back(lastLane - first);
+    for (AffineExpr last : lasts)
+      some.push_back(last);
+    for (AffineExpr first : firsts)
+      for (AffineExpr last : lasts)
+        some.push_back(last - first);
+    SmallVector<Value> bound = bindOperands(b, block, guardOperands, i, j, 0);
+    auto masked = [&](OpBuilder &at) -> Value {
+      SmallVector<AffineExpr> loExprs = {getAffineConstantExpr(0, context)};
+      llvm::append_range(loExprs, firsts);
+      SmallVector<AffineExpr> hiExprs = {
+          getAffineConstantExpr(lastLane + 1, context)};
+      for (AffineExpr last : lasts)
+        hiExprs.push_back(last + 1);
+      Value lo = affine::AffineMaxOp::create(
+          at, loc, AffineMap::get(numDims, numSymbols, loExprs, context),
+          bound);
+      Value hi = affine::AffineMinOp::create(
+          at, loc, AffineMap::get(numDims, numSymbols, hiExprs, context),
+          bound);
+      AffineExpr d0 = getAffineDimExpr(0, context),
+                 d1 = getAffineDimExpr(1, context);
+      Value entry = affine::AffineApplyOp::create(
+          at, loc, AffineMap::get(2, 0, (d0 * (kLanes + 1) + d1) * kLanes),
+          ValueRange{lo, hi});
+      Value mask = vector::LoadOp::create(
+          at, loc, vectorType, maskTable, ValueRange{entry},
+          /*nontemporal=*/false, getAlign(/*isAligned=*/true));
+      Value whole = loadVector(at, block, operand, i, j);
+      return SelectNegativeOp::create(at, loc, vectorType, mask, whole,
+                                      splats.lookup(operand.otherwise));
+    };
+    if (some.empty())
+      return masked(b);
+    return buildGuarded(b, vectorType,
+                        IntegerSet::get(numDims, numSymbols, some,
+                                        SmallVector<bool>(some.size(), false)),
+                        bound, masked, [&](OpBuilder &) {
+                          return splats.lookup(operand.otherwise);
+                        });
   }
 
   Band &band;
@@ -1157,6 +1300,8 @@ private:
   std::map<std::tuple<const void *, int64_t, int64_t>, Value> memo;
   DenseMap<Operation *, bool> aligned;
   DenseMap<Value, bool> overReads;
+  Value maskTable;
+  bool noMaskTable = false;
   bool storeAligned = false;
   Value current;
 };

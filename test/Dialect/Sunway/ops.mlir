@@ -60,3 +60,12 @@ func.func @load_splat() {
   }
   return
 }
+
+// -----
+
+// CHECK-LABEL: func.func @select_negative
+// CHECK: sunway.select_negative %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
+func.func @select_negative(%m: vector<4xf32>, %a: vector<4xf32>, %b: vector<4xf32>) -> vector<4xf32> {
+  %r = sunway.select_negative %m, %a, %b : vector<4xf32>
+  return %r : vector<4xf32>
+}

@@ -303,3 +303,60 @@ module {
     return
   }
 }
+
+// -----
+
+// A padded row on one output row: memory-bound (a load a multiply-add),
+// so a vector across the border loads whole (its buffer leaves three
+// floats before it in LDM) and takes its padding lanes from a mask: the
+// table of masks (entry lo * 5 + hi: -1 in lanes lo..hi-1, +1 elsewhere)
+// goes after the kernel's buffers (ldm_bytes 160 -> 560) and is filled at
+// its start; lo and hi come from the guard's constraints; no lane inside
+// gives the padding value alone.
+// CHECK-LABEL: func.func @masked_border
+// CHECK: attributes {ldm_bytes = 560 : i64
+// CHECK: %[[TABLE:.*]] = sunway.ldm_alloc offset 160 : memref<100xf32, #sunway.ldm>
+// CHECK: affine.for %[[LO:.*]] = 0 to 5 {
+// CHECK: affine.for %[[HI:.*]] = 0 to 5 {
+// CHECK: affine.for %[[L:.*]] = 0 to 4 {
+// CHECK: affine.store %{{.*}}, %[[TABLE]][%[[L]] + %[[LO]] * 20 + %[[HI]] * 4]
+// CHECK: %[[X:.*]] = sunway.ldm_alloc offset 16 : memref<16xf32, #sunway.ldm>
+// CHECK: affine.for %[[KW:.*]] = 0 to 3 iter_args(
+// CHECK: } else {
+// CHECK-NEXT: affine.if
+// CHECK-NEXT: %[[FROM:.*]] = affine.max
+// CHECK-NEXT: %[[TO:.*]] = affine.min
+// CHECK-NEXT: %[[ENTRY:.*]] = affine.apply #{{.*}}(%[[FROM]], %[[TO]])
+// CHECK-NEXT: %[[MASK:.*]] = vector.load %[[TABLE]][%[[ENTRY]]] {alignment = 16 : i64}
+// CHECK-NEXT: affine.apply
+// CHECK-NEXT: %[[WHOLE:.*]] = vector.load %[[X]]
+// CHECK-NEXT: sunway.select_negative %[[MASK]], %[[WHOLE]], %{{.*}} : vector<4xf32>
+// CHECK-NOT: vector.from_elements
+#pad = affine_set<(ow, kw) : (ow + kw - 1 >= 0, 16 - ow - kw >= 0)>
+module {
+  func.func @masked_border(%o: memref<16xf32>) {
+    sunway.launch "k0" (%o) : memref<16xf32> attributes {node = "n", ldm_bytes = 160 : i64} {
+    ^bb0(%id: index, %row: index, %col: index, %out: memref<16xf32>):
+      %zero = arith.constant 0.0 : f32
+      %x = sunway.ldm_alloc offset 16 : memref<16xf32, #sunway.ldm>
+      %w = sunway.ldm_alloc offset 80 : memref<3xf32, #sunway.ldm>
+      %c = sunway.ldm_alloc offset 96 : memref<16xf32, #sunway.ldm>
+      affine.for %ow = 0 to 16 {
+        affine.for %kw = 0 to 3 {
+          %v = affine.if #pad(%ow, %kw) -> f32 {
+            %l = affine.load %x[%ow + %kw - 1] : memref<16xf32, #sunway.ldm>
+            affine.yield %l : f32
+          } else {
+            affine.yield %zero : f32
+          }
+          %k = affine.load %w[%kw] : memref<3xf32, #sunway.ldm>
+          %z = affine.load %c[%ow] : memref<16xf32, #sunway.ldm>
+          %p = arith.mulf %v, %k : f32
+          %s = arith.addf %z, %p : f32
+          affine.store %s, %c[%ow] : memref<16xf32, #sunway.ldm>
+        }
+      }
+    }
+    return
+  }
+}

@@ -239,6 +239,29 @@ def Sunway_BarrierOp : Sunway_Op<"barrier"> {
   let hasVerifier = 1;
 }
 
+def Sunway_SelectNegativeOp : Sunway_Op<"select_negative",
+    [Pure, AllTypesMatch<["mask", "negative", "other", "result"]>]> {
+  let summary = "simd_vsellts: per lane, mask < 0 ? negative : other";
+  let description = [{
+    Lane by lane, `negative` where `mask` is negative and `other` where it
+    is not (`simd_vsellts`, one floating-point instruction). The
+    micro-kernels of `dlc-sunway-vectorize-kernels` take a vector across
+    a padding border from one load and a mask of -1 (inside) and +1
+    (padding) lanes, instead of lane by lane.
+
+    ```mlir
+    %v = sunway.select_negative %mask, %loaded, %zero : vector<4xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfLengthAndType<[4], [F32]>:$mask,
+                   VectorOfLengthAndType<[4], [F32]>:$negative,
+                   VectorOfLengthAndType<[4], [F32]>:$other);
+  let results = (outs VectorOfLengthAndType<[4], [F32]>:$result);
+  let assemblyFormat = [{
+    $mask `,` $negative `,` $other attr-dict `:` type($result)
+  }];
+}
+
 def Sunway_LoadSplatOp : Sunway_Op<"load_splat",
     [MemoryEffects<[MemRead]>]> {
   let summary = "simd_loade: one float of LDM broadcast to the four lanes";
