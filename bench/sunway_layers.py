@@ -3,7 +3,8 @@ time, fraction of the core group's peak (742 GFLOPS at the defaults) and of
 the DMA bound (the bytes it moved at the best block bandwidth), for fully
 connected layers also of the weights' bound (a batch-1 layer reads each
 weight once: 4 bytes per MAC at the best bandwidth, what no tiling can beat),
-mean DMA block, load balance; with a baseline report, the speed-up per
+mean DMA block, LDM per CPE (the largest kernel of the layer), load
+balance; with a baseline report, the speed-up per
 layer class.
 
 usage: sunway_layers.py RUN_REPORT COMPILED_DIR [BASELINE_REPORT]"""
@@ -29,8 +30,8 @@ peak_flops = hw["cpes"] * hw["vector_lanes"] * 2 * clock
 best_bandwidth = max(hw["dma_curve_bytes_per_second"])
 print("peak %.0f GFLOPS, best DMA bandwidth %.1f GB/s" %
       (peak_flops / 1e9, best_bandwidth / 1e9))
-print("%-32s %-4s %9s %7s %7s %7s %8s %6s %s" %
-      ("layer", "op", "ms", "%peak", "%dma", "%wts", "B/block", "bal",
+print("%-32s %-4s %9s %7s %7s %7s %8s %7s %6s %s" %
+      ("layer", "op", "ms", "%peak", "%dma", "%wts", "B/block", "LDM KiB", "bal",
        "x baseline" if baseline else ""))
 base = {l["name"]: l for l in layers(baseline)} if baseline else {}
 classes = {}
@@ -48,10 +49,10 @@ for l in layers(report):
         ratio = base[l["name"]]["seconds"] / seconds
         speedup = "%.2f" % ratio
         classes.setdefault(l["op"], []).append(ratio)
-    print("%-32s %-4s %9.3f %6.1f%% %6.1f%% %s %8.0f %6.2f %s" %
+    print("%-32s %-4s %9.3f %6.1f%% %6.1f%% %s %8.0f %7.1f %6.2f %s" %
           (l["name"][-32:], l["op"], seconds * 1e3, 100 * peak_fraction,
            100 * dma_fraction, weights_fraction, l["mean_dma_block_bytes"],
-           l["load_balance"], speedup))
+           l.get("ldm_bytes", 0) / 1024, l["load_balance"], speedup))
 s = report["summary"]
 print("model: %.2f ms modeled, %.2f frames/s, MAC utilization %.4f" %
       (s["seconds"] * 1e3, s["frames_per_second"], s["mac_utilization"]))

@@ -253,6 +253,10 @@ private:
         figures.op = layer->getString("op").value_or("").str();
         figures.macs = layer->getInteger("macs").value_or(0);
         figures.extra["unit"] = layer->getString("unit").value_or("").str();
+        // What the compiler allocated: the emulation checks it, never
+        // changes it.
+        if (auto ldmBytes = layer->getInteger("ldm_bytes"))
+          figures.extra["ldm_bytes"] = *ldmBytes;
         if (const llvm::json::Array *kernels = layer->getArray("kernels"))
           for (const llvm::json::Value &kernel : *kernels)
             if (auto name = kernel.getAsString())

@@ -416,10 +416,12 @@ std::vector<SunwayLayer> dlc::sunway::getSunwayLayers(ModuleOp module,
     if (func.isExternal())
       continue;
     for (Operation &op : func.getBody().front()) {
-      if (auto launch = dyn_cast<LaunchOp>(op))
-        layerOf(launch.getLoc(), "cpe")
-            .kernels.push_back(launch.getKernel().str());
-      else if (isa<affine::AffineForOp>(op))
+      if (auto launch = dyn_cast<LaunchOp>(op)) {
+        SunwayLayer &layer = layerOf(launch.getLoc(), "cpe");
+        layer.kernels.push_back(launch.getKernel().str());
+        layer.ldmBytes =
+            std::max<int64_t>(layer.ldmBytes, launch.getLdmBytes());
+      } else if (isa<affine::AffineForOp>(op))
         layerOf(op.getLoc(), "mpe");
     }
   }
@@ -548,6 +550,7 @@ dlc::sunway::predictSunwayReport(ModuleOp module, const ModelCost &cost) {
             : 0.0;
     figures.extra["fp_instructions"] = fp;
     figures.extra["ldm_accesses"] = ldm;
+    figures.extra["ldm_bytes"] = layer.ldmBytes;
     figures.extra["cpe_compute_cycles_max"] = maxCompute;
     figures.extra["load_balance"] =
         maxCompute > 0 ? meanCompute / maxCompute : 1.0;

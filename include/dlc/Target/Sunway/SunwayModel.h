@@ -31,6 +31,8 @@ struct SunwayLayer {
   std::string unit;
   int64_t macs = 0;
   std::vector<std::string> kernels;
+  /// LDM per CPE of the layer's largest kernel (buffers, reply words).
+  int64_t ldmBytes = 0;
 };
 
 /// The layers of a sunway-level module in program order; MACs and op types
