@@ -134,3 +134,72 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
     return
   }
 }
+
+// -----
+
+// Clipped rows (a padded stride-2 read, as dlc-generate-transfers writes
+// it: the rows' loop, then one wait for the box) double-buffer like any
+// streamed tile: the first tile's rows before the tile loop, then per
+// tile the wait for the current half and the next tile's rows. Tiles
+// clip differently, so the records split the totals (6 transfers, 23
+// elements) in proportion.
+// CHECK-LABEL: func.func @clipped_rows
+// CHECK: memref.alloc() {dlc.transfers = [{block = 1 : i64, count = 3 : i64, direction = "in", double_buffered = true, element_bytes = 4 : i64, elements = 11 : i64, memref = memref<16xf32>}, {block = 1 : i64, count = 3 : i64, direction = "in", double_buffered = true, element_bytes = 4 : i64, elements = 12 : i64, memref = memref<16xf32>}]} : memref<2x4xf32, 1>
+// CHECK: %[[TAGS:.*]] = memref.alloc() : memref<2xi32>
+// CHECK: affine.for %{{.*}} = 0 to 3 {
+// CHECK: affine.for %{{.*}} = max #{{.*}} step 8 {
+// CHECK: affine.dma_start %{{.*}}, %[[TAGS]][(%{{.*}} floordiv 4) mod 2]
+// CHECK: }
+// CHECK: affine.for %[[T:.*]] = 0 to 8 step 4 {
+// CHECK: affine.dma_wait %[[TAGS]][(%[[T]] floordiv 4) mod 2]
+// CHECK-NEXT: affine.if #{{.*}}(%[[T]]) {
+// CHECK: affine.for %{{.*}} = max #{{.*}} step 8 {
+// CHECK: affine.dma_start %{{.*}}, %[[TAGS]][(%{{.*}} floordiv 4) mod 2]
+#map = affine_map<(d0, d1) -> (d1 * 2 + d0 - 1, d1 * 2 + d0 + ((-(d1 * 2 + d0 - 1)) ceildiv 2) * 2 - 1)>
+#map1 = affine_map<(d0, d1) -> (d1 * 2 + d0 + 6, 16)>
+#map2 = affine_map<(d0, d1, d2) -> ((d1 * 2 + d0 - d2 + 6) ceildiv 2, (-d2 + 16) ceildiv 2)>
+#map3 = affine_map<(d0) -> (d0)>
+#map4 = affine_map<(d0) -> (d0 + 4)>
+#set = affine_set<(d0, d1) : (d0 * 2 + d1 - 1 >= 0, d0 * -2 - d1 + 16 >= 0)>
+module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
+  func.func @clipped_rows(%arg0: memref<16xf32>, %arg1: memref<8xf32>) {
+    %cst = arith.constant 0.000000e+00 : f32
+    %alloc = memref.alloc() : memref<1xi32>
+    %alloc_0 = memref.alloc() {dlc.transfers = [{block = 1 : i64, count = 6 : i64, direction = "in", element_bytes = 4 : i64, elements = 23 : i64, memref = memref<16xf32>}]} : memref<4xf32, 1>
+    %alloc_1 = memref.alloc() {dlc.transfers = [{block = 4 : i64, count = 6 : i64, direction = "in", element_bytes = 4 : i64, elements = 24 : i64, memref = memref<8xf32>}, {block = 4 : i64, count = 6 : i64, direction = "out", element_bytes = 4 : i64, elements = 24 : i64, memref = memref<8xf32>}]} : memref<4xf32, 1>
+    affine.for %arg2 = 0 to 3 {
+      affine.for %arg3 = 0 to 8 step 4 {
+        %c4 = arith.constant 4 : index
+        affine.dma_start %arg1[%arg3], %alloc_1[0], %alloc[0], %c4 : memref<8xf32>, memref<4xf32, 1>, memref<1xi32>
+        affine.dma_wait %alloc[0], %c4 : memref<1xi32>
+        %c4_2 = arith.constant 4 : index
+        affine.for %arg4 = max #map(%arg2, %arg3) to min #map1(%arg2, %arg3) step 8 {
+          %0 = affine.min #map2(%arg2, %arg3, %arg4)
+          %c2 = arith.constant 2 : index
+          %c1 = arith.constant 1 : index
+          affine.dma_start %arg0[%arg4], %alloc_0[(-%arg2 - %arg3 * 2 + %arg4 + 1) floordiv 2], %alloc[0], %0, %c2, %c1 : memref<16xf32>, memref<4xf32, 1>, memref<1xi32>
+        }
+        affine.dma_wait %alloc[0], %c4_2 : memref<1xi32>
+        affine.for %arg4 = #map3(%arg3) to #map4(%arg3) {
+          %0 = affine.if #set(%arg4, %arg2) -> f32 {
+            %3 = affine.load %alloc_0[%arg4 - %arg3] : memref<4xf32, 1>
+            affine.yield %3 : f32
+          } else {
+            affine.yield %cst : f32
+          }
+          %1 = affine.load %alloc_1[%arg4 - %arg3] : memref<4xf32, 1>
+          %2 = arith.addf %1, %0 : f32
+          affine.store %2, %alloc_1[%arg4 - %arg3] : memref<4xf32, 1>
+        }
+        %c4_3 = arith.constant 4 : index
+        affine.dma_start %alloc_1[0], %arg1[%arg3], %alloc[0], %c4_3 : memref<4xf32, 1>, memref<8xf32>, memref<1xi32>
+        affine.dma_wait %alloc[0], %c4_3 : memref<1xi32>
+      } {dlc.tile_loop}
+    } {dlc.tile_loop}
+    memref.dealloc %alloc_1 : memref<4xf32, 1>
+    memref.dealloc %alloc_0 : memref<4xf32, 1>
+    memref.dealloc %alloc : memref<1xi32>
+    return
+  }
+}
+
