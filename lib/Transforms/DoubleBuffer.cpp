@@ -8,7 +8,6 @@
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_DOUBLEBUFFER

@@ -461,6 +461,19 @@ std::optional<Plan> choosePlan(Band &band, int64_t maxAccumulators) {
   return best;
 }
 
+/// Room for `bytes` more of LDM after the kernel's buffers, at an
+/// `alignment`-aligned offset, within the `bufferBytes` a CPE gives to
+/// buffers: the offset, the kernel's ldm_bytes grown to cover it; nullopt
+/// when it does not fit.
+std::optional<int64_t> reserveLDM(LaunchOp launch, int64_t bytes,
+                                  int64_t alignment, int64_t bufferBytes) {
+  int64_t offset = llvm::alignTo(launch.getLdmBytes(), alignment);
+  if (offset + bytes > bufferBytes)
+    return std::nullopt;
+  launch.setLdmBytes(offset + bytes);
+  return offset;
+}
+
 /// Cycles of a plan over all of its band's iterations.
 double getBandCycles(const Band &band, const Plan &plan) {
   double points = 1;
@@ -546,9 +559,9 @@ std::optional<PhaseSplit> splitPhases(Band &band, const Plan &plan,
   phasedShape.push_back(llvm::divideCeil(width, stride));
   auto phasedType = MemRefType::get(phasedShape, type.getElementType(),
                                     AffineMap(), type.getMemorySpace());
-  int64_t offset = llvm::alignTo(launch.getLdmBytes(), 32);
-  int64_t bytes = phasedType.getNumElements() * 4;
-  if (offset + bytes > bufferBytes)
+  std::optional<int64_t> offset = reserveLDM(
+      launch, phasedType.getNumElements() * 4, /*alignment=*/32, bufferBytes);
+  if (!offset)
     return std::nullopt;
 
   Location loc = load.getLoc();
@@ -561,8 +574,7 @@ std::optional<PhaseSplit> splitPhases(Band &band, const Plan &plan,
   split.copyCycles = 2 * elements;
   OpBuilder b(source->getNextNode());
   split.alloc =
-      LDMAllocOp::create(b, loc, phasedType, b.getI64IntegerAttr(offset));
-  launch.setLdmBytes(offset + bytes);
+      LDMAllocOp::create(b, loc, phasedType, b.getI64IntegerAttr(*offset));
 
   // The copy, before the band: a loop per moving index; the fixed ones
   // are the load's (they read no band IV).
@@ -649,11 +661,10 @@ public:
     OpBuilder b(band.loops.front());
     hoistInvariants(b);
     for (auto [i, operand] : llvm::enumerate(band.operands))
-      if (plan.lanes[i] == Lanes::Vector) {
+      if (plan.lanes[i] == Lanes::Vector)
         aligned[operand.load] =
             isAligned(operand.load.getMemRef(), operand.load.getAffineMap(),
                       operand.load.getMapOperands(), vLoop());
-      }
     storeAligned = isAligned(band.store.getMemRef(), band.store.getAffineMap(),
                              band.store.getMapOperands(), vLoop());
     buildOuter(b, 0);
@@ -680,13 +691,10 @@ private:
       return false;
     auto type = cast<MemRefType>(memref.getType());
     int64_t end = alloc.getOffset() + (type.getNumElements() + kLanes - 1) * 4;
-    if (end <= static_cast<int64_t>(launch.getLdmBytes()))
-      return true;
-    int64_t grown = llvm::alignTo(end, 16);
-    if (grown > bufferBytes)
-      return false;
-    launch.setLdmBytes(grown);
-    return true;
+    int64_t ldmBytes = launch.getLdmBytes();
+    return end <= ldmBytes ||
+           reserveLDM(launch, llvm::alignTo(end, 16) - ldmBytes,
+                      /*alignment=*/1, bufferBytes);
   }
   Value vIV() const { return vLoop().getInductionVar(); }
   Value uIV() const {
@@ -1166,20 +1174,19 @@ private:
     if (maskTable || noMaskTable)
       return maskTable;
     auto launch = band.loops.front()->getParentOfType<LaunchOp>();
-    int64_t offset = llvm::alignTo(launch.getLdmBytes(), 16);
     int64_t entries = (kLanes + 1) * (kLanes + 1);
-    int64_t bytes = entries * kLanes * 4;
-    if (offset + bytes > bufferBytes) {
+    std::optional<int64_t> offset = reserveLDM(launch, entries * kLanes * 4,
+                                               /*alignment=*/16, bufferBytes);
+    if (!offset) {
       noMaskTable = true;
       return maskTable;
     }
-    launch.setLdmBytes(offset + bytes);
     MLIRContext *context = launch.getContext();
     OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
     Type f32 = Float32Type::get(context);
     auto type = MemRefType::get({entries * kLanes}, f32, AffineMap(),
                                 LDMAttr::get(context));
-    maskTable = LDMAllocOp::create(b, loc, type, b.getI64IntegerAttr(offset));
+    maskTable = LDMAllocOp::create(b, loc, type, b.getI64IntegerAttr(*offset));
     Value inside = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(-1));
     Value outside = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1));
     auto lo = AffineForOp::create(b, loc, 0, kLanes + 1);
