@@ -30,9 +30,12 @@ namespace dlc {
 using namespace mlir;
 using namespace dlc;
 
-static constexpr llvm::StringLiteral kBankDimAttr = "dlc.bank_dim";
-static constexpr llvm::StringLiteral kRelayoutAttr = "dlc.relayout";
-static constexpr llvm::StringLiteral kSummaryAttr = "dlc.bank_layout";
+static constexpr llvm::StringLiteral kBankDimAttr =
+    DLCDialect::BankDimAttrHelper::getNameStr();
+static constexpr llvm::StringLiteral kRelayoutAttr =
+    DLCDialect::RelayoutAttrHelper::getNameStr();
+static constexpr llvm::StringLiteral kSummaryAttr =
+    DLCDialect::BankLayoutAttrHelper::getNameStr();
 
 namespace {
 

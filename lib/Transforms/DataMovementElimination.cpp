@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dlc/Dialect/DLC/IR/DLCOps.h"
 #include "dlc/Analysis/AccessAnalysis.h"
+#include "dlc/Dialect/DLC/IR/DLCOps.h"
 #include "dlc/Transforms/Passes.h"
 
 #include "LocalMemory.h"
@@ -1056,13 +1056,13 @@ void DataMovementEliminationPass::runOnOperation() {
   if (records.empty())
     return;
   SmallVector<Attribute> all;
-  if (auto existing =
-          function->getAttrOfType<ArrayAttr>("dlc.eliminated_copies"))
+  if (auto existing = function->getAttrOfType<ArrayAttr>(
+          DLCDialect::EliminatedCopiesAttrHelper::getNameStr()))
     llvm::append_range(all, existing.getValue());
   // In program order, whatever order the copies went in.
   llvm::sort(records, llvm::less_first());
   for (auto &record : records)
     all.push_back(record.second);
-  function->setAttr("dlc.eliminated_copies",
+  function->setAttr(DLCDialect::EliminatedCopiesAttrHelper::getNameStr(),
                     ArrayAttr::get(&getContext(), all));
 }

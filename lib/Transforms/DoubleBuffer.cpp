@@ -20,7 +20,8 @@ using namespace dlc;
 
 namespace {
 
-constexpr StringLiteral kTransfersAttr = "dlc.transfers";
+constexpr StringLiteral kTransfersAttr =
+    DLCDialect::TransfersAttrHelper::getNameStr();
 
 /// `map` with one more dimension, the placement loop's IV, and the buffer
 /// half `(iv floordiv step) mod 2` as a new first result: consecutive
@@ -62,7 +63,8 @@ bool doubleBuffer(memref::AllocOp alloc) {
     return false;
   AffineDmaStartOp dma = transfers.front();
   auto placement = dma->getParentOfType<AffineForOp>();
-  while (placement && !placement->hasAttr("dlc.tile_loop"))
+  while (placement &&
+         !placement->hasAttr(DLCDialect::TileLoopAttrHelper::getNameStr()))
     placement = placement->getParentOfType<AffineForOp>();
   if (!placement || !placement.hasConstantUpperBound() ||
       placement.getLowerBoundMap().getNumResults() != 1)
@@ -71,8 +73,8 @@ bool doubleBuffer(memref::AllocOp alloc) {
   // target) has a lower bound per unit and runs `trips` iterations in all.
   std::optional<int64_t> trip;
   int64_t units = 1;
-  if (auto distributed =
-          placement->getAttrOfType<DictionaryAttr>("dlc.distributed")) {
+  if (auto distributed = placement->getAttrOfType<DictionaryAttr>(
+          DLCDialect::DistributedAttrHelper::getNameStr())) {
     auto trips = distributed.getAs<IntegerAttr>("trips");
     auto unitCount = distributed.getAs<IntegerAttr>("units");
     if (!trips || !unitCount)

@@ -34,7 +34,8 @@ using namespace dlc;
 
 namespace {
 
-constexpr StringLiteral kTileLoopAttr = "dlc.tile_loop";
+constexpr StringLiteral kTileLoopAttr =
+    DLCDialect::TileLoopAttrHelper::getNameStr();
 
 /// One dimension of a box: `origin(fixed loop IVs)`, a constant extent and
 /// the distance between its elements in the buffer (`step`, 1 unless the
@@ -550,7 +551,7 @@ LogicalResult NestStager::stage(StagedBuffer &buffer, Value tag) {
   SmallVector<Attribute> records;
   for (AffineDmaStartOp dma : getBufferTransfers(local))
     records.push_back(transfers.lookup(dma));
-  local.getDefiningOp()->setAttr("dlc.transfers",
+  local.getDefiningOp()->setAttr(DLCDialect::TransfersAttrHelper::getNameStr(),
                                  ArrayAttr::get(context, records));
 
   // Accesses read and write the local buffer, at their index minus the

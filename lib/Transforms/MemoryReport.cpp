@@ -216,9 +216,10 @@ LogicalResult ReportBuilder::addNest(affine::AffineForOp nest, int64_t peak) {
   NodeReport &node = getNode(getNodeName(nest));
   ++node.nests;
   node.footprintBytes = std::max(node.footprintBytes, peak);
-  if (Attribute tiling = nest->getAttr("dlc.tiling"))
+  if (Attribute tiling =
+          nest->getAttr(DLCDialect::TilingAttrHelper::getNameStr()))
     node.tiling.push_back(toJSON(tiling));
-  bool isRelayout = nest->hasAttr("dlc.relayout");
+  bool isRelayout = nest->hasAttr(DLCDialect::RelayoutAttrHelper::getNameStr());
   if (isRelayout)
     ++node.relayoutCopies;
   WalkResult result = nest->walk([&](Operation *op) {
@@ -260,7 +261,8 @@ FailureOr<Transfer> ReportBuilder::getTransfer(affine::AffineDmaStartOp dma) {
                     ? dma.getSrcMemRef()
                     : dma.getDstMemRef();
   if (Operation *alloc = local.getDefiningOp())
-    if (Attribute attr = alloc->getAttr("dlc.transfers")) {
+    if (Attribute attr =
+            alloc->getAttr(DLCDialect::TransfersAttrHelper::getNameStr())) {
       auto records = dyn_cast<ArrayAttr>(attr);
       SmallVector<affine::AffineDmaStartOp> transfers =
           getBufferTransfers(local);
@@ -377,13 +379,11 @@ LogicalResult ReportBuilder::addTransfer(affine::AffineDmaStartOp dma) {
 }
 
 LogicalResult ReportBuilder::addEliminatedCopies(func::FuncOp function) {
-  Attribute attr = function->getAttr("dlc.eliminated_copies");
-  if (!attr)
-    return success();
-  auto records = dyn_cast<ArrayAttr>(attr);
+  // The dialect verifier has checked that it is an array.
+  auto records = DLCDialect::EliminatedCopiesAttrHelper(function.getContext())
+                     .getAttr(function);
   if (!records)
-    return function.emitError("'dlc.eliminated_copies' must be an array; got ")
-           << attr;
+    return success();
   for (Attribute record : records) {
     auto entry = dyn_cast<DictionaryAttr>(record);
     auto op = entry ? entry.getAs<StringAttr>("op") : StringAttr();

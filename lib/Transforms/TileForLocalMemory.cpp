@@ -96,7 +96,7 @@ FailureOr<AffineForOp> applyTiling(const TilingProblem &problem,
   for (auto [position, loop] : llvm::enumerate(newOrder))
     permutation[loop] = position;
   for (unsigned l : tiling.order)
-    tiled[l]->setAttr("dlc.tile_loop",
+    tiled[l]->setAttr(DLCDialect::TileLoopAttrHelper::getNameStr(),
                       UnitAttr::get(tiled.front()->getContext()));
   if (isValidLoopInterchangePermutation(tileLoops, permutation)) {
     permuteLoops(tileLoops, permutation);
@@ -120,8 +120,10 @@ FailureOr<AffineForOp> applyTiling(const TilingProblem &problem,
     return failure();
   // Targets with several processing units spread the outermost tile loop
   // over them when its iterations are independent.
-  if (outermost->hasAttr("dlc.tile_loop") && isLoopParallel(outermost))
-    outermost->setAttr("dlc.parallel", UnitAttr::get(outermost.getContext()));
+  if (outermost->hasAttr(DLCDialect::TileLoopAttrHelper::getNameStr()) &&
+      isLoopParallel(outermost))
+    outermost->setAttr(DLCDialect::ParallelAttrHelper::getNameStr(),
+                       UnitAttr::get(outermost.getContext()));
   return outermost;
 }
 
@@ -172,7 +174,7 @@ struct TileForLocalMemoryPass
         outermost = *tiled;
       }
     }
-    outermost->setAttr("dlc.tiling",
+    outermost->setAttr(DLCDialect::TilingAttrHelper::getNameStr(),
                        describeTiling(outermost.getContext(), *tiling));
     return success();
   }

@@ -90,14 +90,6 @@ module {
 
 // -----
 
-module {
-  // expected-error @below {{'dlc.eliminated_copies' must be an array; got "t"}}
-  func.func @bad_records() attributes {dlc.eliminated_copies = "t"} {
-    return
-  }
-}
-
-// -----
 
 // The MACs of a nest whose bounds depend on a function argument are not a
 // number.

@@ -9,6 +9,7 @@
 #ifndef DLC_SUPPORT_ENTRYSIGNATURE_H
 #define DLC_SUPPORT_ENTRYSIGNATURE_H
 
+#include "dlc/Dialect/DLC/IR/DLCDialect.h"
 #include "dlc/Support/Tensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,12 +22,14 @@ namespace dlc {
 
 /// The attribute the importer puts on the entry function's arguments and
 /// results: the ONNX graph input/output name.
-inline constexpr llvm::StringLiteral kONNXNameAttr = "dlc.name";
+inline constexpr llvm::StringLiteral kONNXNameAttr =
+    DLCDialect::NameAttrHelper::getNameStr();
 
 /// The module attribute in which `dlc-record-entry-signature` records the
 /// entry's tensor-level signature for the executors: {function = "main",
 /// type = (...) -> (...), arg_attrs = [...], res_attrs = [...]}.
-inline constexpr llvm::StringLiteral kEntryAttr = "dlc.entry";
+inline constexpr llvm::StringLiteral kEntryAttr =
+    DLCDialect::EntryAttrHelper::getNameStr();
 
 struct TensorSpec {
   std::string name;

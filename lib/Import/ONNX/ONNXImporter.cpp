@@ -767,8 +767,9 @@ LogicalResult ModelImporter::importNode(const onnx::NodeProto &node,
                                         unsigned index) {
   std::string name = getNodeName(node, index);
   // The node's name, and inside it its op type (what reports call `op`).
-  Location loc = NameLoc::get(StringAttr::get(ctx, name),
-                             NameLoc::get(StringAttr::get(ctx, node.op_type())));
+  Location loc =
+      NameLoc::get(StringAttr::get(ctx, name),
+                   NameLoc::get(StringAttr::get(ctx, node.op_type())));
 
   // Every error about this node says which ONNX node it is.
   ScopedDiagnosticHandler noteNode(ctx, [&](Diagnostic &diag) {
@@ -913,9 +914,11 @@ OwningOpRef<ModuleOp> ModelImporter::run() {
   func.setType(
       builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
   for (auto [i, name] : llvm::enumerate(argNames))
-    func.setArgAttr(i, "dlc.name", builder.getStringAttr(name));
+    func.setArgAttr(i, DLCDialect::NameAttrHelper::getNameStr(),
+                    builder.getStringAttr(name));
   for (const auto &[i, output] : llvm::enumerate(graph.output()))
-    func.setResultAttr(i, "dlc.name", builder.getStringAttr(output.name()));
+    func.setResultAttr(i, DLCDialect::NameAttrHelper::getNameStr(),
+                       builder.getStringAttr(output.name()));
   eraseDeadOps(*body);
 
   if (failed(mlir::verify(*module)))

@@ -213,7 +213,7 @@ struct LowerLocalMemoryPass
     // Bank layouts mean nothing to the LLVM lowering of arguments.
     module.walk([](func::FuncOp func) {
       for (unsigned i = 0; i < func.getNumArguments(); ++i)
-        func.removeArgAttr(i, "dlc.bank_dim");
+        func.removeArgAttr(i, dlc::DLCDialect::BankDimAttrHelper::getNameStr());
     });
   }
 };

@@ -150,7 +150,7 @@ struct BroadcastSharedGetsPass
     affine::AffineForOp distributed;
     int64_t found = 0;
     launch.walk([&](affine::AffineForOp loop) {
-      if (loop->hasAttr("dlc.distributed")) {
+      if (loop->hasAttr(DLCDialect::DistributedAttrHelper::getNameStr())) {
         distributed = loop;
         ++found;
       }
@@ -162,7 +162,8 @@ struct BroadcastSharedGetsPass
     // one CPE).
     if (!distributed)
       return;
-    auto info = distributed->getAttrOfType<DictionaryAttr>("dlc.distributed");
+    auto info = distributed->getAttrOfType<DictionaryAttr>(
+        DLCDialect::DistributedAttrHelper::getNameStr());
     auto trips = info ? info.getAs<IntegerAttr>("trips") : IntegerAttr();
     if (!trips || trips.getInt() % hw.cpes != 0)
       return;

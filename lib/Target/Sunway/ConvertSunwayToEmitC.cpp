@@ -45,7 +45,8 @@ using namespace dlc::sunway;
 
 namespace {
 
-constexpr StringLiteral kWeightsOffsetAttr = "dlc.weights_offset";
+constexpr StringLiteral kWeightsOffsetAttr =
+    SunwayDialect::WeightsOffsetAttrHelper::getNameStr();
 
 Type getVoidPtr(MLIRContext *context) {
   return emitc::PointerType::get(emitc::OpaqueType::get(context, "void"));
@@ -106,8 +107,10 @@ void outlineLaunch(LaunchOp launch, ModuleOp module) {
   Type voidPtr = getVoidPtr(context);
   auto kernel = func::FuncOp::create(b, loc, launch.getKernel(),
                                      b.getFunctionType({voidPtr}, {}));
-  kernel->setAttr("dlc.sunway_kernel", b.getStringAttr(launch.getNode()));
-  kernel->setAttr("dlc.ldm_bytes", launch.getLdmBytesAttr());
+  kernel->setAttr(SunwayDialect::KernelAttrHelper::getNameStr(),
+                  b.getStringAttr(launch.getNode()));
+  kernel->setAttr(SunwayDialect::LdmBytesAttrHelper::getNameStr(),
+                  launch.getLdmBytesAttr());
   Block *entry = kernel.addEntryBlock();
   b.setInsertionPointToStart(entry);
   IRMapping mapping;
@@ -248,7 +251,8 @@ LogicalResult prepareEntry(func::FuncOp entry, ModuleOp module) {
 /// counted accessors of dlc_sunway.h.
 bool isInKernel(Operation *op) {
   auto function = op->getParentOfType<FunctionOpInterface>();
-  return function && function->hasAttr("dlc.sunway_kernel");
+  return function &&
+         function->hasAttr(SunwayDialect::KernelAttrHelper::getNameStr());
 }
 
 /// `DLC_FOP(value)` (or DLC_FDIV): the emulation counts one instruction.
@@ -1048,7 +1052,8 @@ struct ConvertSunwayToEmitCPass
     SmallVector<std::string> kernels;
     for (Operation &op : module.getBody()->getOperations()) {
       auto func = dyn_cast<emitc::FuncOp>(op);
-      if (func && func->hasAttr("dlc.sunway_kernel")) {
+      if (func &&
+          func->hasAttr(SunwayDialect::KernelAttrHelper::getNameStr())) {
         kernels.push_back(func.getSymName().str());
         slaveOps.push_back(func);
       } else {
@@ -1107,7 +1112,7 @@ struct ConvertSunwayToEmitCPass
     for (Operation *op : slaveOps)
       op->moveBefore(&slave.getBodyRegion().front(),
                      slave.getBodyRegion().front().end());
-    module->setAttr("dlc.sunway_weights_bytes",
+    module->setAttr(SunwayDialect::WeightsBytesAttrHelper::getNameStr(),
                     b.getI64IntegerAttr(weights->bytes));
   }
 };

@@ -184,7 +184,7 @@ struct OutlineKernelsPass
     AffineForOp nest;
     for (Operation *op : kernelOps)
       if (auto loop = dyn_cast<AffineForOp>(op))
-        if (!nest || loop->hasAttr("dlc.tiling"))
+        if (!nest || loop->hasAttr(DLCDialect::TilingAttrHelper::getNameStr()))
           nest = loop;
     std::string node = dlc::getNodeName(nest ? nest.getOperation() : first);
 
@@ -225,9 +225,9 @@ struct OutlineKernelsPass
     std::string why;
     std::optional<uint64_t> trip =
         nest ? getConstantTripCount(nest) : std::nullopt;
-    if (!nest || !nest->hasAttr("dlc.tile_loop"))
+    if (!nest || !nest->hasAttr(DLCDialect::TileLoopAttrHelper::getNameStr()))
       why = "its nest has no tile loop to spread";
-    else if (!nest->hasAttr("dlc.parallel"))
+    else if (!nest->hasAttr(DLCDialect::ParallelAttrHelper::getNameStr()))
       why = "its outermost tile loop carries a dependence";
     else if (!nest.hasConstantBounds() || !trip || *trip < 2)
       why = "its outermost tile loop has fewer than two iterations";
@@ -267,7 +267,7 @@ struct OutlineKernelsPass
     nest.setLowerBound({launch.getCpeId()},
                        AffineMap::get(0, 1, id * step + lower));
     nest.setStep(step * hw.cpes);
-    nest->setAttr("dlc.distributed",
+    nest->setAttr(DLCDialect::DistributedAttrHelper::getNameStr(),
                   b.getDictionaryAttr(
                       {b.getNamedAttr("units", b.getI64IntegerAttr(hw.cpes)),
                        b.getNamedAttr("trips", b.getI64IntegerAttr(*trip))}));

@@ -473,7 +473,7 @@ dlc::sunway::predictSunwayReport(ModuleOp module, const ModelCost &cost) {
       auto tripsOf = [&](int64_t id) -> int64_t {
         affine::AffineForOp distributed;
         launch.walk([&](affine::AffineForOp loop) {
-          if (loop->hasAttr("dlc.distributed"))
+          if (loop->hasAttr(DLCDialect::DistributedAttrHelper::getNameStr()))
             distributed = loop;
         });
         if (!distributed || !distributed.hasConstantUpperBound())

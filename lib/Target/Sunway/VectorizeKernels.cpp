@@ -137,8 +137,9 @@ std::optional<Band> analyseBand(AffineForOp innermost) {
   auto isPointLoop = [](AffineForOp loop) {
     std::optional<uint64_t> trips = affine::getConstantTripCount(loop);
     return trips && *trips >= 1 && loop.getStepAsInt() == 1 &&
-           loop.getNumResults() == 0 && !loop->hasAttr("dlc.tile_loop") &&
-           !loop->hasAttr("dlc.distributed");
+           loop.getNumResults() == 0 &&
+           !loop->hasAttr(DLCDialect::TileLoopAttrHelper::getNameStr()) &&
+           !loop->hasAttr(DLCDialect::DistributedAttrHelper::getNameStr());
   };
   if (!isPointLoop(innermost))
     return std::nullopt;

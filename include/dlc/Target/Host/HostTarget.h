@@ -16,7 +16,8 @@ void registerHostTarget();
 /// The module attribute holding the #dlc.hardware the module was compiled
 /// for, printed, once dlc-host-lower-local-memory has removed the attribute
 /// itself (LLVM IR and mlir-runner have no use for dlc's attributes).
-inline constexpr llvm::StringLiteral kHardwareTextAttr = "dlc.hardware_text";
+inline constexpr llvm::StringLiteral kHardwareTextAttr =
+    DLCDialect::HardwareTextAttrHelper::getNameStr();
 
 /// The host uses upstream dialects only.
 void registerHostTargetDialects(mlir::DialectRegistry &registry);

@@ -241,3 +241,108 @@ HardwareAttr::applyOverrides(HardwareAttr base, StringRef overrides,
                            dmaBlockOverheadBytes, processingUnits,
                            broadcastReads, stridedReadCopies, targetAttr);
 }
+
+//===----------------------------------------------------------------------===//
+// The discardable `dlc.*` attributes
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Where a discardable attribute may appear.
+enum AttrPlace : unsigned {
+  OnModule = 1,
+  OnOperation = 2, // any operation but a module
+  OnArgument = 4,
+  OnResult = 8,
+};
+
+/// What one `dlc.*` attribute must be: its name (from the dialect's
+/// discardable attributes), the places it may appear and its kind.
+struct AttrRule {
+  StringRef name;
+  unsigned places;
+  bool (*hasKind)(Attribute);
+  StringRef kind;
+};
+
+template <typename T> bool isKind(Attribute attr) { return isa<T>(attr); }
+
+const AttrRule *findRule(StringRef name) {
+  using D = DLCDialect;
+  static const AttrRule rules[] = {
+      {D::HardwareAttrHelper::getNameStr(), OnModule, isKind<HardwareAttr>,
+       "a #dlc.hardware description"},
+      {D::HardwareTextAttrHelper::getNameStr(), OnModule, isKind<StringAttr>,
+       "a string"},
+      {D::EntryAttrHelper::getNameStr(), OnModule, isKind<DictionaryAttr>,
+       "a dictionary"},
+      {D::NameAttrHelper::getNameStr(), OnArgument | OnResult,
+       isKind<StringAttr>, "a string"},
+      {D::TileLoopAttrHelper::getNameStr(), OnOperation, isKind<UnitAttr>,
+       "a unit attribute"},
+      {D::ParallelAttrHelper::getNameStr(), OnOperation, isKind<UnitAttr>,
+       "a unit attribute"},
+      {D::TilingAttrHelper::getNameStr(), OnOperation, isKind<DictionaryAttr>,
+       "a dictionary"},
+      {D::DistributedAttrHelper::getNameStr(), OnOperation,
+       isKind<DictionaryAttr>, "a dictionary"},
+      {D::TransfersAttrHelper::getNameStr(), OnOperation, isKind<ArrayAttr>,
+       "an array"},
+      {D::BankDimAttrHelper::getNameStr(), OnOperation | OnArgument,
+       isKind<IntegerAttr>, "an integer"},
+      {D::RelayoutAttrHelper::getNameStr(), OnOperation, isKind<UnitAttr>,
+       "a unit attribute"},
+      {D::BankLayoutAttrHelper::getNameStr(), OnOperation,
+       isKind<DictionaryAttr>, "a dictionary"},
+      {D::EliminatedCopiesAttrHelper::getNameStr(), OnOperation,
+       isKind<ArrayAttr>, "an array"},
+  };
+  for (const AttrRule &rule : rules)
+    if (rule.name == name)
+      return &rule;
+  return nullptr;
+}
+
+/// Checks `attribute` against its rule for `place`; `emitError` reports on
+/// the operation that holds it.
+LogicalResult verifyDiscardable(NamedAttribute attribute, AttrPlace place,
+                                function_ref<InFlightDiagnostic()> emitError) {
+  StringRef name = attribute.getName().getValue();
+  const AttrRule *rule = findRule(name);
+  if (!rule)
+    return emitError() << "unknown attribute '" << name
+                       << "' (docs/Architecture.md lists the dlc attributes)";
+  if (!(rule->places & place)) {
+    static constexpr StringLiteral placeNames[] = {
+        "on a module", "on an operation", "on an argument", "on a result"};
+    return emitError() << "'" << name << "' does not belong "
+                       << placeNames[llvm::countr_zero(unsigned(place))];
+  }
+  if (!rule->hasKind(attribute.getValue()))
+    return emitError() << "'" << name << "' must be " << rule->kind;
+  return success();
+}
+
+} // namespace
+
+LogicalResult DLCDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attribute) {
+  return verifyDiscardable(attribute,
+                           isa<ModuleOp>(op) ? OnModule : OnOperation,
+                           [&] { return op->emitOpError(); });
+}
+
+LogicalResult DLCDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attribute) {
+  return verifyDiscardable(attribute, OnArgument, [&] {
+    return op->emitOpError() << "argument " << argIndex << ": ";
+  });
+}
+
+LogicalResult DLCDialect::verifyRegionResultAttribute(
+    Operation *op, unsigned, unsigned resultIndex, NamedAttribute attribute) {
+  return verifyDiscardable(attribute, OnResult, [&] {
+    return op->emitOpError() << "result " << resultIndex << ": ";
+  });
+}

@@ -36,6 +36,31 @@ void SunwayDialect::initialize() {
       >();
 }
 
+LogicalResult SunwayDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  bool onModule = isa<ModuleOp>(op);
+  bool isString = isa<StringAttr>(attr.getValue());
+  bool isInteger = isa<IntegerAttr>(attr.getValue());
+  if (name == KernelAttrHelper::getNameStr()) {
+    if (onModule || !isString)
+      return op->emitOpError()
+             << "'" << name << "' must be a string on a kernel function";
+  } else if (name == LdmBytesAttrHelper::getNameStr() ||
+             name == WeightsOffsetAttrHelper::getNameStr()) {
+    if (onModule || !isInteger)
+      return op->emitOpError()
+             << "'" << name << "' must be an integer on an operation";
+  } else if (name == WeightsBytesAttrHelper::getNameStr()) {
+    if (!onModule || !isInteger)
+      return op->emitOpError()
+             << "'" << name << "' must be an integer on the module";
+  } else {
+    return op->emitOpError() << "unknown attribute '" << name << "'";
+  }
+  return success();
+}
+
 bool dlc::sunway::isLDM(Type type) {
   auto memref = dyn_cast<BaseMemRefType>(type);
   return memref && isa_and_nonnull<LDMAttr>(memref.getMemorySpace());

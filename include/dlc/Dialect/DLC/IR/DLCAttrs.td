@@ -80,7 +80,8 @@ def DLC_HardwareAttr : AttrDef<DLC_Dialect, "Hardware"> {
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Name of the module attribute that holds the description.
-    static constexpr llvm::StringLiteral kAttrName = "dlc.hardware";
+    static constexpr llvm::StringLiteral kAttrName =
+        DLCDialect::HardwareAttrHelper::getNameStr();
     /// The integer parameter `name` of `target`, or `fallback`.
     int64_t getTargetInt(llvm::StringRef name, int64_t fallback) const;
     /// The numeric parameter `name` of `target`, or `fallback`.

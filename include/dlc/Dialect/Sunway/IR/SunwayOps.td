@@ -31,6 +31,20 @@ def Sunway_Dialect : Dialect {
   }];
   let cppNamespace = "::dlc::sunway";
   let useDefaultAttributePrinterParser = 1;
+
+  // The attributes the emission leaves on EmitC operations for the C
+  // emitter and the report, declared once and checked by the verifier.
+  let discardableAttrs = (ins
+    // func: a CPE kernel; the value is the ONNX node it computes.
+    "::mlir::StringAttr":$kernel,
+    // func: the kernel's LDM footprint in bytes (sunway.launch's ldm_bytes).
+    "::mlir::IntegerAttr":$ldm_bytes,
+    // emitc.global: the constant's byte offset in the weights file.
+    "::mlir::IntegerAttr":$weights_offset,
+    // module: the weights file's payload size in bytes.
+    "::mlir::IntegerAttr":$weights_bytes
+  );
+  let hasOperationAttrVerify = 1;
 }
 
 class Sunway_Op<string mnemonic, list<Trait> traits = []>
