@@ -56,7 +56,8 @@ void dlc::buildDLCToAffinePipeline(OpPassManager &pm) {
   // Frees every intermediate buffer before the entry returns.
   bufferization::buildBufferDeallocationPipeline(pm);
 
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToAffineLoopsPass());
+  // Every nest records the linalg op it computes (dlc.nest).
+  pm.addNestedPass<func::FuncOp>(dlc::createConvertLinalgToAffineNests());
   pm.addNestedPass<func::FuncOp>(affine::createAffineScalarReplacementPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

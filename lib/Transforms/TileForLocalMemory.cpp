@@ -168,10 +168,16 @@ struct TileForLocalMemoryPass
                  << problem.capacityBytes << " bytes of local memory";
         *tiling = std::move(untiled);
       } else {
+        // Tiling replaces the root: what the nest computes moves to the new
+        // outermost loop.
+        DLCDialect::NestAttrHelper nestAttr(root.getContext());
+        DictionaryAttr nest = nestAttr.getAttr(root);
         FailureOr<AffineForOp> tiled = applyTiling(problem, *tiling);
         if (failed(tiled))
           return root.emitError("cannot tile op ") << describeNest(root);
         outermost = *tiled;
+        if (nest)
+          nestAttr.setAttr(outermost, nest);
       }
     }
     outermost->setAttr(DLCDialect::TilingAttrHelper::getNameStr(),

@@ -6,17 +6,18 @@
 // reduction streamed 4 at a time (A and B double-buffered): 3.5 KiB, and
 // 128 KiB moved, twice the Hong-Kung bound 2 * 64^3 / sqrt(1024) * 4 bytes,
 // in 2816 contiguous blocks (rows of the boxes).
-// The fill of C (write-only) is tiled too.
+// The fill of C (write-only) is tiled too. Each nest's description
+// (dlc.nest) moves to its outermost tile loop.
 // CHECK-LABEL: func.func @matmul
 // CHECK: affine.for %[[FI:.*]] = 0 to 64 step 16 {
-// CHECK: } {dlc.parallel, dlc.tile_loop, dlc.tiling = {dma_blocks = 256 : i64, footprint_bytes = 4096 : i64, {{.*}}traffic_bytes = 16384 : i64}}
+// CHECK: } {dlc.nest = {class = "fill", {{.*}}}, dlc.parallel, dlc.tile_loop, dlc.tiling = {dma_blocks = 256 : i64, footprint_bytes = 4096 : i64, {{.*}}traffic_bytes = 16384 : i64}}
 // CHECK: affine.for %[[I:.*]] = 0 to 64 step 16 {
 // CHECK-NEXT: affine.for %[[J:.*]] = 0 to 64 step 32 {
 // CHECK-NEXT: affine.for %[[K:.*]] = 0 to 64 step 4 {
 // CHECK-NEXT: affine.for %{{.*}} = #{{.*}}(%[[I]]) to #{{.*}}(%[[I]]) {
 // CHECK: } {dlc.tile_loop}
 // CHECK-NEXT: } {dlc.tile_loop}
-// CHECK-NEXT: } {dlc.parallel, dlc.tile_loop, dlc.tiling = {dma_blocks = 2816 : i64, footprint_bytes = 3584 : i64, loop_order = "kloop", order = array<i64: 0, 1, 2>, tile_sizes = array<i64: 16, 32, 4>, traffic_bytes = 131072 : i64}}
+// CHECK-NEXT: } {dlc.nest = {class = "contraction", loops = array<i64: 64, 64, 64>, {{.*}}op = "matmul", reductions = array<i64: 2>}, dlc.parallel, dlc.tile_loop, dlc.tiling = {dma_blocks = 2816 : i64, footprint_bytes = 3584 : i64, loop_order = "kloop", order = array<i64: 0, 1, 2>, tile_sizes = array<i64: 16, 32, 4>, traffic_bytes = 131072 : i64}}
 module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
   func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
     %0 = dlc.matmul %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>

@@ -278,6 +278,8 @@ const AttrRule *findRule(StringRef name) {
        "a dictionary"},
       {D::NameAttrHelper::getNameStr(), OnArgument | OnResult,
        isKind<StringAttr>, "a string"},
+      {D::NestAttrHelper::getNameStr(), OnOperation, isKind<DictionaryAttr>,
+       "a dictionary"},
       {D::TileLoopAttrHelper::getNameStr(), OnOperation, isKind<UnitAttr>,
        "a unit attribute"},
       {D::ParallelAttrHelper::getNameStr(), OnOperation, isKind<UnitAttr>,

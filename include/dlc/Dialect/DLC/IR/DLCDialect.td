@@ -37,6 +37,8 @@ def DLC_Dialect : Dialect {
     "::mlir::DictionaryAttr":$entry,
     // Entry argument or result: the ONNX graph input or output name.
     "::mlir::StringAttr":$name,
+    // Outermost loop of a compute nest: what it computes (NestDescription.h).
+    "::mlir::DictionaryAttr":$nest,
     // affine.for: a tile loop of dlc-tile-for-local-memory.
     "::mlir::UnitAttr":$tile_loop,
     // affine.for: an outermost tile loop with independent iterations.
