@@ -5,17 +5,17 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
-namespace dlc {
+namespace dlc::host {
 #define GEN_PASS_DEF_CHECKHOSTMEMORY
 #include "dlc/Target/Host/Passes.h.inc"
-} // namespace dlc
+} // namespace dlc::host
 
 using namespace mlir;
 
 namespace {
 
 struct CheckHostMemoryPass
-    : dlc::impl::CheckHostMemoryBase<CheckHostMemoryPass> {
+    : dlc::host::impl::CheckHostMemoryBase<CheckHostMemoryPass> {
   void runOnOperation() override {
     bool fits = true;
     getOperation().walk([&](Operation *op) {

@@ -11,10 +11,10 @@
 
 #include <numeric>
 
-namespace dlc {
+namespace dlc::host {
 #define GEN_PASS_DEF_FLATTENMEMREFGLOBALS
 #include "dlc/Target/Host/Passes.h.inc"
-} // namespace dlc
+} // namespace dlc::host
 
 using namespace mlir;
 
@@ -31,7 +31,7 @@ Attribute flattenInitialValue(Attribute value, RankedTensorType type) {
 }
 
 struct FlattenMemRefGlobalsPass
-    : dlc::impl::FlattenMemRefGlobalsBase<FlattenMemRefGlobalsPass> {
+    : dlc::host::impl::FlattenMemRefGlobalsBase<FlattenMemRefGlobalsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // Original types of the globals that were flattened, by name.

@@ -15,15 +15,16 @@
 
 using namespace mlir;
 
-void dlc::buildHostPipeline(OpPassManager &pm, const PipelineOptions &options) {
+void dlc::host::buildHostPipeline(OpPassManager &pm,
+                                  const PipelineOptions &options) {
   buildDLCToAffinePipeline(pm);
   buildDLCMemoryPipeline(pm, options);
-  pm.addPass(dlc::createLowerLocalMemory());
+  pm.addPass(host::createLowerLocalMemory());
   // The lowered code does not check what malloc returns.
-  pm.addPass(dlc::createCheckHostMemory());
+  pm.addPass(host::createCheckHostMemory());
   // Multi-dimensional constants would become one LLVM constant per
   // innermost row (minutes of JIT time for ResNet-50's 1x1 kernels).
-  pm.addPass(dlc::createFlattenMemRefGlobals());
+  pm.addPass(host::createFlattenMemRefGlobals());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   // Subviews and reshapes become explicit offset/stride arithmetic, which

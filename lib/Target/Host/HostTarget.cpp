@@ -190,7 +190,7 @@ void appendMemRefDescriptor(std::vector<int64_t> &words, void *data,
 HardwareAttr getHardwareInForce(ModuleOp module) {
   if (HardwareAttr hardware = HardwareAttr::lookup(module))
     return hardware;
-  if (auto text = module->getAttrOfType<StringAttr>(kHardwareTextAttr)) {
+  if (auto text = module->getAttrOfType<StringAttr>(host::kHardwareTextAttr)) {
     module.getContext()->loadDialect<DLCDialect>();
     if (auto hardware = dyn_cast_or_null<HardwareAttr>(
             parseAttribute(text.getValue(), module.getContext())))
@@ -451,8 +451,8 @@ public:
                      const PipelineOptions &options) const override {
     addAttachHardware(pm, options);
     pm.addPass(createRecordEntrySignature());
-    pm.addPass(createPrepareHostEntry());
-    buildHostPipeline(pm, options);
+    pm.addPass(host::createPrepareHostEntry());
+    host::buildHostPipeline(pm, options);
   }
 
   LogicalResult serialize(ModuleOp module, StringRef outputDir,
@@ -590,5 +590,5 @@ void dlc::registerHostTargetDialects(DialectRegistry &) {}
 
 void dlc::registerHostTarget() {
   registerTarget(std::make_unique<HostTarget>());
-  registerDLCHostPasses();
+  host::registerDLCHostPasses();
 }

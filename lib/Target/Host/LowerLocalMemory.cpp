@@ -12,13 +12,13 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
-namespace dlc {
+namespace dlc::host {
 #define GEN_PASS_DEF_LOWERLOCALMEMORY
 #include "dlc/Target/Host/Passes.h.inc"
-} // namespace dlc
+} // namespace dlc::host
 
 using namespace mlir;
-using dlc::kHardwareTextAttr;
+using dlc::host::kHardwareTextAttr;
 
 namespace {
 
@@ -169,7 +169,7 @@ LogicalResult lowerTransfer(affine::AffineDmaStartOp dma, int64_t localSpace) {
 }
 
 struct LowerLocalMemoryPass
-    : dlc::impl::LowerLocalMemoryBase<LowerLocalMemoryPass> {
+    : dlc::host::impl::LowerLocalMemoryBase<LowerLocalMemoryPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     dlc::HardwareAttr hardware = dlc::HardwareAttr::lookup(module);

@@ -12,10 +12,10 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 
-namespace dlc {
+namespace dlc::host {
 #define GEN_PASS_DEF_PREPAREHOSTENTRY
 #include "dlc/Target/Host/Passes.h.inc"
-} // namespace dlc
+} // namespace dlc::host
 
 using namespace mlir;
 using namespace dlc;
@@ -23,7 +23,7 @@ using namespace dlc;
 namespace {
 
 struct PrepareHostEntryPass
-    : dlc::impl::PrepareHostEntryBase<PrepareHostEntryPass> {
+    : dlc::host::impl::PrepareHostEntryBase<PrepareHostEntryPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     func::FuncOp entry = getEntryFunction(module);

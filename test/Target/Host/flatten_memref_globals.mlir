@@ -1,4 +1,4 @@
-// RUN: dlc-opt --dlc-flatten-memref-globals --split-input-file %s | FileCheck %s
+// RUN: dlc-opt --dlc-host-flatten-memref-globals --split-input-file %s | FileCheck %s
 
 // A rank-4 resource global is stored 1-D (same blob); each get_global reads
 // it back through an expand_shape view of the original shape.

@@ -6,12 +6,12 @@
 
 #include "mlir/Pass/PassManager.h"
 
-namespace dlc {
+namespace dlc::host {
 
 /// The whole host pipeline: buildDLCToAffinePipeline, then affine -> LLVM
 /// dialect, ready for the ExecutionEngine or for translation to LLVM IR.
 void buildHostPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 
-} // namespace dlc
+} // namespace dlc::host
 
 #endif // DLC_TARGET_HOST_HOSTPIPELINE_H

@@ -13,14 +13,18 @@ namespace dlc {
 /// against) and its passes.
 void registerHostTarget();
 
+/// The host uses upstream dialects only.
+void registerHostTargetDialects(mlir::DialectRegistry &registry);
+
+namespace host {
+
 /// The module attribute holding the #dlc.hardware the module was compiled
 /// for, printed, once dlc-host-lower-local-memory has removed the attribute
 /// itself (LLVM IR and mlir-runner have no use for dlc's attributes).
 inline constexpr llvm::StringLiteral kHardwareTextAttr =
     DLCDialect::HardwareTextAttrHelper::getNameStr();
 
-/// The host uses upstream dialects only.
-void registerHostTargetDialects(mlir::DialectRegistry &registry);
+} // namespace host
 
 } // namespace dlc
 

@@ -10,7 +10,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
-namespace dlc {
+namespace dlc::host {
 
 #define GEN_PASS_DECL
 #include "dlc/Target/Host/Passes.h.inc"
@@ -18,6 +18,6 @@ namespace dlc {
 #define GEN_PASS_REGISTRATION
 #include "dlc/Target/Host/Passes.h.inc"
 
-} // namespace dlc
+} // namespace dlc::host
 
 #endif // DLC_TARGET_HOST_PASSES_H

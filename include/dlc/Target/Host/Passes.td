@@ -26,7 +26,7 @@ def PrepareHostEntry : Pass<"dlc-host-prepare-entry", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
-def FlattenMemRefGlobals : Pass<"dlc-flatten-memref-globals", "mlir::ModuleOp"> {
+def FlattenMemRefGlobals : Pass<"dlc-host-flatten-memref-globals", "mlir::ModuleOp"> {
   let summary = "Store constant memref globals as 1-D arrays";
   let description = [{
     The LLVM translation of a rank-k global builds one LLVM constant per
