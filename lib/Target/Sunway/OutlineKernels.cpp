@@ -104,7 +104,7 @@ struct OutlineKernelsPass
       Value resource = getResource(&op, localSpace, isAlloc);
       if (live == 0 && !(resource && isAlloc)) {
         if (isa<AffineForOp>(op))
-          op.emitRemark("runs on the MPE: the nest stages nothing in LDM");
+          op.emitRemark("runs on the ") << kMPEPlacement;
         continue;
       }
       if (live == 0)
@@ -240,8 +240,13 @@ struct OutlineKernelsPass
     }
     Block &body = launch.getBody().front();
     OpBuilder b(launch.getContext());
+    auto setPlacement = [&](const llvm::Twine &placement) {
+      launch->setAttr(SunwayDialect::PlacementAttrHelper::getNameStr(),
+                      b.getStringAttr(placement));
+    };
     if (!why.empty()) {
       launch.emitRemark("runs on CPE 0 alone: ") << why;
+      setPlacement("CPE 0 alone: " + why);
       b.setInsertionPoint(body.getTerminator());
       Value zero = arith::ConstantIndexOp::create(b, launch.getLoc(), 0);
       Value isFirst =
@@ -267,6 +272,9 @@ struct OutlineKernelsPass
     nest.setLowerBound({launch.getCpeId()},
                        AffineMap::get(0, 1, id * step + lower));
     nest.setStep(step * hw.cpes);
+    setPlacement("CPEs: the outermost tile loop (" + llvm::Twine(*trip) +
+                 " iterations) spread over the " + llvm::Twine(hw.cpes) +
+                 " CPEs");
     nest->setAttr(DLCDialect::DistributedAttrHelper::getNameStr(),
                   b.getDictionaryAttr(
                       {b.getNamedAttr("units", b.getI64IntegerAttr(hw.cpes)),

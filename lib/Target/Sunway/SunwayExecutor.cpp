@@ -253,6 +253,8 @@ private:
         figures.op = layer->getString("op").value_or("").str();
         figures.macs = layer->getInteger("macs").value_or(0);
         figures.extra["unit"] = layer->getString("unit").value_or("").str();
+        if (const llvm::json::Value *placement = layer->get("placement"))
+          figures.extra["placement"] = *placement;
         // What the compiler allocated: the emulation checks it, never
         // changes it.
         if (auto ldmBytes = layer->getInteger("ldm_bytes"))

@@ -20,6 +20,7 @@
 #include "dlc/Dialect/DLC/IR/DLCOps.h"
 #include "dlc/Dialect/Sunway/IR/SunwayHardware.h"
 #include "dlc/Dialect/Sunway/IR/SunwayOps.h"
+#include "dlc/Target/Sunway/Passes.h"
 
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -390,6 +391,10 @@ int64_t dlc::sunway::getCompulsoryBytes(const EntrySignature &signature,
 
 std::vector<SunwayLayer> dlc::sunway::getSunwayLayers(ModuleOp module,
                                                       const ModelCost &cost) {
+  auto addPlacement = [](SunwayLayer &layer, StringRef placement) {
+    if (!llvm::is_contained(layer.placements, placement))
+      layer.placements.push_back(placement.str());
+  };
   std::vector<SunwayLayer> layers;
   llvm::StringMap<size_t> index;
   auto layerOf = [&](Location loc, StringRef unit) -> SunwayLayer & {
@@ -418,11 +423,16 @@ std::vector<SunwayLayer> dlc::sunway::getSunwayLayers(ModuleOp module,
     for (Operation &op : func.getBody().front()) {
       if (auto launch = dyn_cast<LaunchOp>(op)) {
         SunwayLayer &layer = layerOf(launch.getLoc(), "cpe");
+        if (auto placement =
+                SunwayDialect::PlacementAttrHelper(launch.getContext())
+                    .getAttr(launch))
+          addPlacement(layer, placement.getValue());
         layer.kernels.push_back(launch.getKernel().str());
         layer.ldmBytes =
             std::max<int64_t>(layer.ldmBytes, launch.getLdmBytes());
-      } else if (isa<affine::AffineForOp>(op))
-        layerOf(op.getLoc(), "mpe");
+      } else if (isa<affine::AffineForOp>(op)) {
+        addPlacement(layerOf(op.getLoc(), "mpe"), kMPEPlacement);
+      }
     }
   }
   return layers;
@@ -456,6 +466,7 @@ dlc::sunway::predictSunwayReport(ModuleOp module, const ModelCost &cost) {
     figures.op = layer.op;
     figures.macs = layer.macs;
     figures.extra["unit"] = layer.unit;
+    figures.extra["placement"] = layer.placements;
     double cycles = 0, dmaBound = 0, maxCompute = 0, meanCompute = 0;
     bool exact = true;
     int64_t transfers = 0, fp = 0, ldm = 0;

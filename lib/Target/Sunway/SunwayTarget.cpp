@@ -92,6 +92,7 @@ LogicalResult addRecords(ModuleOp module, const ModelCost &cost,
                                         {"op", layer.op},
                                         {"macs", layer.macs},
                                         {"unit", layer.unit},
+                                        {"placement", layer.placements},
                                         {"ldm_bytes", layer.ldmBytes},
                                         {"kernels", std::move(kernels)}});
   }

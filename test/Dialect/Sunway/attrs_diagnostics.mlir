@@ -28,3 +28,11 @@ func.func @weights_bytes_on_function() attributes {sunway.weights_bytes = 16 : i
 // expected-error @below {{'builtin.module' op unknown attribute 'sunway.weight_bytes'}}
 module attributes {sunway.weight_bytes = 16 : i64} {
 }
+
+// -----
+
+// Where work runs is said of a kernel launch, not of a function.
+// expected-error @below {{'func.func' op 'sunway.placement' must be a string on a sunway.launch}}
+func.func @placement_on_function() attributes {sunway.placement = "64 CPEs"} {
+  return
+}

@@ -5,7 +5,7 @@
 // id runs tiles id, id + 64, ...), constants cloned in.
 // CHECK-LABEL: func.func @spread
 // CHECK-SAME: (%[[A:.*]]: memref<2048x4xf32>, %[[OUT:.*]]: memref<2048x4xf32>)
-// CHECK: sunway.launch "k0"(%[[A]], %[[OUT]]) : memref<2048x4xf32>, memref<2048x4xf32> attributes {ldm_bytes = 0 : i64, node = "copy"} {
+// CHECK: sunway.launch "k0"(%[[A]], %[[OUT]]) : memref<2048x4xf32>, memref<2048x4xf32> attributes {ldm_bytes = 0 : i64, node = "copy", sunway.placement = "CPEs: the outermost tile loop (128 iterations) spread over the 64 CPEs"} {
 // CHECK: ^bb0(%[[ID:.*]]: index, %{{.*}}: index, %{{.*}}: index, %[[KA:.*]]: memref<2048x4xf32>, %[[KOUT:.*]]: memref<2048x4xf32>):
 // CHECK: arith.constant 64 : index
 // CHECK: %[[TAG:.*]] = memref.alloc() : memref<1xi32>
@@ -83,8 +83,9 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
 // -----
 
 // An outermost tile loop that carries a dependence (a reduction tile) is
-// not spread.
+// not spread; the launch says why.
 // CHECK-LABEL: func.func @reduction
+// CHECK: sunway.placement = "CPE 0 alone: its outermost tile loop carries a dependence"
 // CHECK: scf.if
 module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 4096>} {
   func.func @reduction(%a: memref<64xf32>, %out: memref<1xf32>) {

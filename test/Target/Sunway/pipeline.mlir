@@ -7,7 +7,7 @@
 // CHECK: module attributes {dlc.entry = {{.*}}, dlc.hardware = #dlc.hardware<local_memory_bytes = 56832, dma_block_overhead_bytes = 470, processing_units = 64, broadcast_reads = true, strided_read_copies = true, target = {{.*}}cpes = 64 : i64
 // CHECK-LABEL: func.func @main
 // CHECK: sunway.launch "k0"
-// CHECK: sunway.launch "k[[FC:[0-9]+]]"({{.*}}) : {{.*}} attributes {ldm_bytes = [[LDM:[0-9]+]] : i64, node = "fc"} {
+// CHECK: sunway.launch "k[[FC:[0-9]+]]"({{.*}}) : {{.*}} attributes {ldm_bytes = [[LDM:[0-9]+]] : i64, node = "fc", sunway.placement = "CPEs: {{.*}}"} {
 // CHECK-NEXT: ^bb0(%[[ID:[^:]*]]: index,
 // CHECK: sunway.ldm_alloc offset 0 : memref<{{[0-9]+}}xi32, #sunway.ldm>
 // CHECK: affine.for %{{.*}} = #{{.*}}()[%[[ID]]] to 128 step

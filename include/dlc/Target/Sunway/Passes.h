@@ -22,6 +22,12 @@ namespace dlc::sunway {
 #define GEN_PASS_REGISTRATION
 #include "dlc/Target/Sunway/Passes.h.inc"
 
+/// Why a nest that dlc-sunway-outline-kernels leaves in the function body
+/// runs on the MPE (the report's "placement" of such a layer).
+inline constexpr llvm::StringLiteral kMPEPlacement =
+    "MPE: the nest stages nothing in LDM, so a CPE kernel would only add "
+    "the spawn";
+
 } // namespace dlc::sunway
 
 #endif // DLC_TARGET_SUNWAY_PASSES_H

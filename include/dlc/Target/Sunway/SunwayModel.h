@@ -29,6 +29,9 @@ struct SunwayLayer {
   std::string name, op;
   /// "cpe" (kernels on the core group) or "mpe".
   std::string unit;
+  /// Where each part of the layer runs and why, in program order, each
+  /// once (a launch's sunway.placement, kMPEPlacement).
+  std::vector<std::string> placements;
   int64_t macs = 0;
   std::vector<std::string> kernels;
   /// LDM per CPE of the layer's largest kernel (buffers, reply words).

@@ -51,6 +51,10 @@ LogicalResult SunwayDialect::verifyOperationAttribute(Operation *op,
     if (onModule || !isInteger)
       return op->emitOpError()
              << "'" << name << "' must be an integer on an operation";
+  } else if (name == PlacementAttrHelper::getNameStr()) {
+    if (!isa<LaunchOp>(op) || !isString)
+      return op->emitOpError()
+             << "'" << name << "' must be a string on a sunway.launch";
   } else if (name == WeightsBytesAttrHelper::getNameStr()) {
     if (!onModule || !isInteger)
       return op->emitOpError()

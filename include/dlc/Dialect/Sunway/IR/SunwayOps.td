@@ -42,7 +42,10 @@ def Sunway_Dialect : Dialect {
     // emitc.global: the constant's byte offset in the weights file.
     "::mlir::IntegerAttr":$weights_offset,
     // module: the weights file's payload size in bytes.
-    "::mlir::IntegerAttr":$weights_bytes
+    "::mlir::IntegerAttr":$weights_bytes,
+    // sunway.launch: where its work runs and why (the report's
+    // "placement"), set by dlc-sunway-outline-kernels.
+    "::mlir::StringAttr":$placement
   );
   let hasOperationAttrVerify = 1;
 }
