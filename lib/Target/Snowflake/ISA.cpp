@@ -104,9 +104,11 @@ StringRef dlc::snowflake::getCostDescription(CostKind cost) {
     return "ceil(rn / vector_lanes)";
   case CostKind::VectorLength:
     return "ceil(rl / vector_lanes)";
+  case CostKind::Accumulators:
+    return "2 x 64 / vector_lanes";
   case CostKind::Transfer:
-    return "latency + rows x rl x 2 bytes at the unit's port and the shared "
-           "DRAM bandwidth";
+    return "rows x ceil(rl x 2 / port_bytes) beats at the unit's port and "
+           "the shared DRAM bandwidth, + DRAM latency";
   }
   llvm_unreachable("cost");
 }

@@ -25,6 +25,20 @@ namespace dlc::snowflake {
 inline constexpr uint32_t kISAVersion = 1;
 inline constexpr unsigned kNumRegisters = 32;
 inline constexpr unsigned kOpcodeLsb = 26;
+/// The organisation the encodings fix (4-bit CU masks, 2-bit load/store
+/// unit numbers, weights buffers 16 + 4 c + v, 64-channel write-backs).
+inline constexpr unsigned kComputeUnits = 4;
+inline constexpr unsigned kVMACsPerUnit = 4;
+inline constexpr unsigned kLanes = 16;
+inline constexpr unsigned kLoadStoreUnits = 4;
+/// `ld`/`st` buffer numbers.
+inline constexpr unsigned kAllMapsBuffer = 4;
+inline constexpr unsigned kAllWeightsBuffer = 8;
+inline constexpr unsigned kFirstWeightsBuffer = 16;
+/// `sync` mask bits: LSU u, MAC of CU c, MAX of CU c.
+inline constexpr unsigned kSyncLSUBit = 0;
+inline constexpr unsigned kSyncMACBit = 4;
+inline constexpr unsigned kSyncMAXBit = 8;
 
 enum class Opcode : uint8_t {
 #define SNOWFLAKE_INSTRUCTION(Name, mnemonic, opcode, unit, cost, fields, sem) \
@@ -47,6 +61,8 @@ enum class CostKind {
   TraceLength,  // rl cycles of the unit (one map element per cycle)
   WriteBack,    // ceil(rn / vector_lanes) cycles of the unit
   VectorLength, // ceil(rl / vector_lanes) cycles of the unit
+  Accumulators, // 2 x 64 / vector_lanes cycles: every fp32 accumulator of a
+                // CU as two 16-bit elements
   Transfer,     // rows x rl x 2 bytes at the unit's port and the DRAM's rate
 };
 
