@@ -34,6 +34,7 @@ LogicalResult dlc::driver::runTargetPipeline(const Target &target,
   pipelineOptions.hardware = options.hardware;
   pipelineOptions.loopOrder = options.loopOrder;
   pipelineOptions.layoutMode = options.layoutMode;
+  pipelineOptions.balanceLoads = options.balanceLoads;
   pipelineOptions.memoryReport = memoryReport.str();
   target.buildPipeline(pm, pipelineOptions);
   return pm.run(module);

@@ -169,8 +169,10 @@ bindStaticInputs(llvm::StringRef modelBytes, llvm::StringRef modelPath,
   for (auto [index, graphInput] : llvm::enumerate(graphInputs)) {
     if (graphInput.feedsStaticOperand) {
       llvm::outs() << dataSet.name << ": input '" << graphInput.name
-                   << "' fixes a shape or attribute: compiled as a constant "
-                      "(the data set's value)\n";
+                   << (graphInput.compiledByTarget
+                           ? "' is compiled into the target's program: "
+                           : "' fixes a shape or attribute: ")
+                   << "compiled as a constant (the data set's value)\n";
       bound.emplace_back(graphInput.name, std::move(dataSet.inputs[index]));
     } else {
       remaining.push_back(std::move(dataSet.inputs[index]));
@@ -229,7 +231,7 @@ LogicalResult checkDataSet(CompiledModel &model, DataSet &dataSet,
 /// the model compiles once.
 FailureOr<
     std::pair<std::unique_ptr<llvm::MemoryBuffer>, std::vector<ONNXGraphInput>>>
-readModelWithStaticInputs(llvm::StringRef modelPath) {
+readModelWithStaticInputs(const Target &target, llvm::StringRef modelPath) {
   auto buffer = llvm::MemoryBuffer::getFile(modelPath, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer) {
@@ -237,8 +239,10 @@ readModelWithStaticInputs(llvm::StringRef modelPath) {
                   << buffer.getError().message() << "\n";
     return failure();
   }
-  llvm::Expected<std::vector<ONNXGraphInput>> inputs =
-      getONNXGraphInputs((*buffer)->getBuffer(), modelPath);
+  llvm::Expected<std::vector<ONNXGraphInput>> inputs = getONNXGraphInputs(
+      (*buffer)->getBuffer(), modelPath, [&](llvm::StringRef opType) {
+        return target.getCompiledOperands(opType);
+      });
   if (!inputs) {
     reportError() << llvm::toString(inputs.takeError()) << "\n";
     return failure();
@@ -276,7 +280,7 @@ int dlc::driver::runTestDirectory(const Target &target, llvm::StringRef dir,
   std::vector<ONNXGraphInput> graphInputs;
   if (llvm::sys::path::extension(*modelPath) == ".onnx" &&
       options.bindStaticInputs) {
-    auto model = readModelWithStaticInputs(*modelPath);
+    auto model = readModelWithStaticInputs(target, *modelPath);
     if (failed(model))
       return 1;
     onnxModel = std::move(model->first);

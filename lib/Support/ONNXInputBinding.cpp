@@ -60,18 +60,23 @@ static llvm::Expected<onnx::ModelProto> parseModel(llvm::StringRef bytes,
 }
 
 llvm::Expected<std::vector<ONNXGraphInput>>
-dlc::getONNXGraphInputs(llvm::StringRef modelBytes,
-                        llvm::StringRef sourceName) {
+dlc::getONNXGraphInputs(llvm::StringRef modelBytes, llvm::StringRef sourceName,
+                        CompiledOperandsFn compiledOperands) {
   llvm::Expected<onnx::ModelProto> model = parseModel(modelBytes, sourceName);
   if (!model)
     return model.takeError();
   const onnx::GraphProto &graph = model->graph();
 
-  llvm::StringSet<> staticOperands;
-  for (const onnx::NodeProto &node : graph.node())
+  llvm::StringSet<> staticOperands, compiled;
+  for (const onnx::NodeProto &node : graph.node()) {
     for (int index : getStaticOperandIndices(node.op_type()))
       if (index < node.input_size() && !node.input(index).empty())
         staticOperands.insert(node.input(index));
+    if (compiledOperands)
+      for (int index : compiledOperands(node.op_type()))
+        if (index < node.input_size() && !node.input(index).empty())
+          compiled.insert(node.input(index));
+  }
   llvm::StringSet<> initializers;
   for (const onnx::TensorProto &initializer : graph.initializer())
     initializers.insert(initializer.name());
@@ -80,7 +85,11 @@ dlc::getONNXGraphInputs(llvm::StringRef modelBytes,
   for (const onnx::ValueInfoProto &input : graph.input()) {
     if (initializers.contains(input.name()))
       continue;
-    inputs.push_back({input.name(), staticOperands.contains(input.name())});
+    bool byTarget = !staticOperands.contains(input.name()) &&
+                    compiled.contains(input.name());
+    inputs.push_back({input.name(),
+                      staticOperands.contains(input.name()) || byTarget,
+                      byTarget});
   }
   return inputs;
 }

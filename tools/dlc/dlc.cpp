@@ -73,6 +73,13 @@ cl::opt<BankLayoutMode> layoutModeOption(
     cl::desc("How bank layouts are chosen for a banked local memory"),
     getBankLayoutModeValues(), cl::cat(dlcCategory));
 
+cl::opt<bool> balanceLoadsOption(
+    "balance-loads", cl::init(true),
+    cl::desc("Spread each layer's transfers over the load/store units by "
+             "bytes (Snowflake); =false gives maps, weights and stores a "
+             "unit each"),
+    cl::cat(dlcCategory));
+
 cl::opt<bool> printRemarks(
     "remarks",
     cl::desc("Print the passes' remarks (copies kept, buffers left in global "
@@ -185,6 +192,7 @@ driver::DriverOptions getDriverOptions() {
   options.hardware = hardwareOverrides;
   options.loopOrder = loopOrderOption;
   options.layoutMode = layoutModeOption;
+  options.balanceLoads = balanceLoadsOption;
   options.listUnsupported = listUnsupported;
   if (rtolOption.getNumOccurrences())
     options.rtol = rtolOption;

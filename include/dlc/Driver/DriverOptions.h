@@ -26,10 +26,11 @@ struct DriverOptions {
   std::string target = "host";
   bool targetGiven = false;
   /// The pipeline's options (PipelineOptions: --hw, --loop-order,
-  /// --layout-mode).
+  /// --layout-mode, --balance-loads).
   std::string hardware;
   LoopOrder loopOrder = LoopOrder::Auto;
   BankLayoutMode layoutMode = BankLayoutMode::Global;
+  bool balanceLoads = true;
   /// The importer reports every unsupported node, not just the first.
   bool listUnsupported = false;
 

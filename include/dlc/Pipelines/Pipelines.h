@@ -29,6 +29,12 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       *this, "layout-mode",
       llvm::cl::desc("How bank layouts are chosen (dlc-assign-bank-layout)"),
       llvm::cl::init(BankLayoutMode::Global), getBankLayoutModeValues()};
+  Option<bool> balanceLoads{
+      *this, "balance-loads",
+      llvm::cl::desc("Give each transfer to the least loaded load/store unit "
+                     "(Snowflake); false gives each kind of transfer its own "
+                     "unit"),
+      llvm::cl::init(true)};
   Option<std::string> memoryReport{
       *this, "memory-report",
       llvm::cl::desc("Write the per-node memory report (JSON) of the shared "

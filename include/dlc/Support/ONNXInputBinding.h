@@ -31,12 +31,22 @@ struct ONNXGraphInput {
   /// The input feeds a static operand (see the file comment) of some node of
   /// the main graph.
   bool feedsStaticOperand = false;
+  /// ... and that because the target compiles the operand into its program
+  /// (a weights-stationary accelerator's weights), not because it fixes a
+  /// shape.
+  bool compiledByTarget = false;
 };
+
+/// The operands of an ONNX op type a target compiles into its program
+/// (Target::getCompiledOperands).
+using CompiledOperandsFn =
+    llvm::function_ref<llvm::ArrayRef<int>(llvm::StringRef opType)>;
 
 /// The graph inputs of a serialized ModelProto that are not initializers,
 /// in order (the order of input_<i>.pb in backend-test data sets).
 llvm::Expected<std::vector<ONNXGraphInput>>
-getONNXGraphInputs(llvm::StringRef modelBytes, llvm::StringRef sourceName);
+getONNXGraphInputs(llvm::StringRef modelBytes, llvm::StringRef sourceName,
+                   CompiledOperandsFn compiledOperands = nullptr);
 
 /// Returns the serialized model with each named graph input turned into an
 /// initializer holding its tensor.

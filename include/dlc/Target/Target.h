@@ -62,6 +62,15 @@ public:
   virtual llvm::StringRef getName() const = 0;
   virtual llvm::StringRef getDescription() const = 0;
 
+  /// The operands of ONNX op type `opType` that this target compiles into
+  /// its program (a weights-stationary accelerator's weights), by index. An
+  /// ONNX test that feeds them from graph inputs is run specialised to its
+  /// data set's values, like the static operands of ONNXInputBinding.h.
+  virtual llvm::ArrayRef<int>
+  getCompiledOperands(llvm::StringRef opType) const {
+    return {};
+  }
+
   /// Default numerical tolerance of this target against the host reference.
   virtual Tolerance getDefaultTolerance() const { return {}; }
 

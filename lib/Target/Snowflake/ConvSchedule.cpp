@@ -1,0 +1,403 @@
+//===- ConvSchedule.cpp - how the vMACs compute one convolution -----------===//
+
+#include "ConvSchedule.h"
+
+#include "dlc/Target/Snowflake/ISA.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace dlc;
+using namespace dlc::snowflake;
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+FailureOr<ConvGeometry> dlc::snowflake::getConvGeometry(
+    const ConvLayer &conv, const SnowflakeHardware &hw, std::string &error) {
+  ConvGeometry g;
+  const DramView &in = conv.in, &out = conv.out;
+  int64_t channels = in.c, filters = out.c;
+  int64_t groupChannels = channels / conv.groups;
+  int64_t groupFilters = filters / conv.groups;
+  g.blocks = ceilDiv(filters, kBlockChannels);
+  // A block's window: the input channels of the groups its filters are in.
+  for (int64_t b = 0; b < g.blocks; ++b) {
+    int64_t first = b * kBlockChannels;
+    int64_t last = std::min(first + kBlockChannels, filters) - 1;
+    int64_t lo = first / groupFilters * groupChannels;
+    int64_t hi = (last / groupFilters + 1) * groupChannels;
+    g.windowChannels = std::max(g.windowChannels, hi - lo);
+    g.windowStart.push_back(lo);
+  }
+  for (int64_t &start : g.windowStart)
+    start = std::min(start, channels - g.windowChannels);
+  int64_t cr = g.windowChannels;
+  g.tileCols = (out.w - 1) * conv.strideW + (conv.kW - 1) * conv.dilationW + 1;
+  g.kernelRows = conv.kH * conv.kW * cr;
+  g.hasBias = !conv.bias.empty();
+
+  // Weights slots: two kernels at once when they fit (a CU's next block
+  // loads while this one computes), else one, else chunks of half.
+  int64_t bufferRows = hw.weightsBufferElements / kLanes;
+  int64_t biasRows = g.hasBias ? 1 : 0;
+  int64_t chunkCapacity;
+  if (g.kernelRows + biasRows <= bufferRows / 2) {
+    g.slotRows = bufferRows / 2;
+    g.weightSlots = 2;
+    chunkCapacity = g.kernelRows;
+  } else if (g.kernelRows + biasRows <= bufferRows) {
+    g.slotRows = bufferRows;
+    g.weightSlots = 1;
+    chunkCapacity = g.kernelRows;
+  } else {
+    g.slotRows = bufferRows / 2;
+    g.weightSlots = 2;
+    chunkCapacity = g.slotRows - biasRows;
+  }
+  if (chunkCapacity < 1) {
+    error = "the weights buffers hold no kernel rows";
+    return failure();
+  }
+
+  // Traces: a row of the window is one trace when its pixels are adjacent
+  // (no dilation along the width) and it fits a chunk; else one per
+  // window element, split further when the channels alone do not fit.
+  int64_t rowStride = g.tileCols * cr;
+  int64_t row = 0;
+  for (int64_t kh = 0; kh < conv.kH; ++kh) {
+    int64_t base = kh * conv.dilationH * rowStride;
+    if ((conv.dilationW == 1 || conv.kW == 1) &&
+        conv.kW * cr <= chunkCapacity) {
+      g.traces.push_back({base, conv.kW * cr, row});
+      row += conv.kW * cr;
+      continue;
+    }
+    for (int64_t kw = 0; kw < conv.kW; ++kw)
+      for (int64_t c = 0; c < cr; c += chunkCapacity) {
+        int64_t length = std::min(chunkCapacity, cr - c);
+        g.traces.push_back({base + kw * conv.dilationW * cr + c, length, row});
+        row += length;
+      }
+  }
+  // Chunks: consecutive traces while they fit.
+  for (size_t t = 0; t < g.traces.size();) {
+    Chunk chunk{t, t, g.traces[t].row, 0};
+    while (chunk.endTrace < g.traces.size() &&
+           chunk.rows + g.traces[chunk.endTrace].length <= chunkCapacity)
+      chunk.rows += g.traces[chunk.endTrace++].length;
+    g.chunks.push_back(chunk);
+    t = chunk.endTrace;
+  }
+  for (const Chunk &chunk : g.chunks)
+    g.segmentElements.push_back(
+        (chunk.rows + (&chunk == &g.chunks.front() ? biasRows : 0)) * kLanes);
+  return g;
+}
+
+void dlc::snowflake::appendBlockWeights(const ConvLayer &conv,
+                                        const ConvGeometry &g, int64_t block,
+                                        std::vector<float> &out) {
+  int64_t filters = conv.out.c, channels = conv.in.c;
+  int64_t groupChannels = channels / conv.groups;
+  int64_t groupFilters = filters / conv.groups;
+  int64_t cr = g.windowChannels;
+  // Row r of the kernel is (kh, kw, c) in trace order.
+  std::vector<std::array<int64_t, 3>> rowElement(g.kernelRows);
+  for (const Trace &trace : g.traces) {
+    for (int64_t i = 0; i < trace.length; ++i) {
+      // offset + i = kh dH tileCols cr + kw dW cr + c, decoded.
+      int64_t pos = trace.offset + i;
+      int64_t rowStride = g.tileCols * cr;
+      int64_t kh = pos / rowStride / conv.dilationH;
+      int64_t rest = pos - kh * conv.dilationH * rowStride;
+      int64_t kw = rest / cr / conv.dilationW;
+      int64_t c = rest - kw * conv.dilationW * cr;
+      rowElement[trace.row + i] = {kh, kw, c};
+    }
+  }
+  for (int64_t v = 0; v < kVMACsPerUnit; ++v) {
+    for (const Chunk &chunk : g.chunks) {
+      for (int64_t r = chunk.firstRow; r < chunk.firstRow + chunk.rows; ++r) {
+        auto [kh, kw, ci] = rowElement[r];
+        int64_t c = g.windowStart[block] + ci;
+        for (int64_t l = 0; l < kLanes; ++l) {
+          int64_t f = block * kBlockChannels + v * kLanes + l;
+          float w = 0;
+          if (f < filters && f / groupFilters == c / groupChannels)
+            w = conv.weights[((f * groupChannels +
+                               (c - f / groupFilters * groupChannels)) *
+                                  conv.kH +
+                              kh) *
+                                 conv.kW +
+                             kw];
+          out.push_back(w);
+        }
+      }
+      if (&chunk == &g.chunks.front() && g.hasBias)
+        for (int64_t l = 0; l < kLanes; ++l) {
+          int64_t f = block * kBlockChannels + v * kLanes + l;
+          out.push_back(f < filters ? conv.bias[f] : 0.0f);
+        }
+    }
+  }
+}
+
+std::vector<Band> dlc::snowflake::getBands(const DramView &out,
+                                           int64_t bandRows) {
+  std::vector<Band> bands;
+  for (int64_t n = 0; n < out.n; ++n)
+    for (int64_t row = 0; row < out.h; row += bandRows)
+      bands.push_back({n, row, std::min(bandRows, out.h - row)});
+  return bands;
+}
+
+ConvPlan dlc::snowflake::planConv(const ConvLayer &conv, const ConvGeometry &g,
+                                  const ConvSchedule &s) {
+  ConvPlan plan;
+  plan.bands = getBands(conv.out, s.bandRows);
+  int64_t bands = plan.bands.size();
+  int64_t bandSplit = kComputeUnits / s.blockSplit;
+  int64_t blockGroups = ceilDiv(g.blocks, s.blockSplit);
+  int64_t bandGroups = ceilDiv(bands, bandSplit);
+  auto add = [&](int64_t bg, int64_t jg) {
+    Round round;
+    for (unsigned c = 0; c < kComputeUnits; ++c) {
+      int64_t block = bg * s.blockSplit + c % s.blockSplit;
+      int64_t band = jg * bandSplit + c / s.blockSplit;
+      bool active = block < g.blocks && band < bands;
+      round.block[c] = active ? block : -1;
+      round.band[c] = active ? band : -1;
+      if (active) {
+        round.activeMask |= 1u << c;
+        round.computeRows = std::max(round.computeRows, plan.bands[band].rows);
+      }
+    }
+    plan.rounds.push_back(round);
+  };
+  if (s.order == LoopOrder::KLoop) {
+    for (int64_t jg = 0; jg < bandGroups; ++jg)
+      for (int64_t bg = 0; bg < blockGroups; ++bg)
+        add(bg, jg);
+  } else {
+    for (int64_t bg = 0; bg < blockGroups; ++bg)
+      for (int64_t jg = 0; jg < bandGroups; ++jg)
+        add(bg, jg);
+  }
+
+  // A CU's tile is its band through its block's channel window. The slot
+  // changes for every CU when any CU's tile changes (the CUs read the same
+  // addresses); a shared tile is one broadcast load.
+  auto tileOf = [&](const Round &r, unsigned c) {
+    return std::make_pair(r.band[c], g.windowStart[r.block[c]]);
+  };
+  const Round *previous = nullptr;
+  for (Round &round : plan.rounds) {
+    bool changed = !previous;
+    bool shared = true;
+    std::optional<std::pair<int64_t, int64_t>> first;
+    for (unsigned c = 0; c < kComputeUnits; ++c) {
+      if (round.block[c] < 0)
+        continue;
+      if (!first)
+        first = tileOf(round, c);
+      shared &= tileOf(round, c) == *first;
+      if (previous &&
+          (previous->block[c] < 0 || tileOf(*previous, c) != tileOf(round, c)))
+        changed = true;
+    }
+    round.loadMaps = changed;
+    round.mapsBroadcast = shared;
+    round.mapsSlot = !previous ? 0
+                     : changed ? 1 - previous->mapsSlot
+                               : previous->mapsSlot;
+    previous = &round;
+  }
+
+  // Weights: a step's CUs need (block, chunk); the slot flips when that
+  // changes for any CU, and the load is overlapped unless there is one slot.
+  const Step *last = nullptr;
+  for (size_t r = 0; r < plan.rounds.size(); ++r) {
+    const Round &round = plan.rounds[r];
+    for (size_t k = 0; k < g.chunks.size(); ++k) {
+      Step step{r, k};
+      bool changed = !last || last->chunk != k;
+      bool shared = true;
+      int64_t firstBlock = -1;
+      for (unsigned c = 0; c < kComputeUnits; ++c) {
+        if (round.block[c] < 0)
+          continue;
+        if (firstBlock < 0)
+          firstBlock = round.block[c];
+        shared &= round.block[c] == firstBlock;
+        if (last && plan.rounds[last->round].block[c] != round.block[c])
+          changed = true;
+      }
+      step.loadWeights = changed;
+      step.weightsBroadcast = shared;
+      if (g.weightSlots == 2) {
+        step.weightSlot = !last     ? 0
+                          : changed ? 1 - last->weightSlot
+                                    : last->weightSlot;
+        step.prefetch = changed;
+      } else {
+        step.weightSlot = 0;
+        step.prefetch = changed && !last;
+      }
+      plan.steps.push_back(step);
+      last = &plan.steps.back();
+    }
+  }
+  return plan;
+}
+
+namespace {
+
+/// The model's estimate of one schedule: the steps in lockstep, each
+/// bounded by the slower of its compute and the transfers overlapped with
+/// it (the next step's weights, the next round's maps, the last round's
+/// outputs), at the DRAM's rate and the four ports'.
+struct Estimate {
+  double cycles = 0;
+  int64_t readBytes = 0, writeBytes = 0;
+};
+
+Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
+                  const ConvSchedule &s, const SnowflakeHardware &hw) {
+  ConvPlan plan = planConv(conv, g, s);
+  double dramPerCycle = hw.getDramBytesPerCycle();
+  double ports = kLoadStoreUnits * hw.portBytesPerCycle;
+  auto transferCycles = [&](int64_t bytes) {
+    return bytes ? std::max(bytes / dramPerCycle, bytes / ports) +
+                       hw.dramLatencyCycles
+                 : 0.0;
+  };
+  // Per pixel and chunk: the traces, the accumulator setup and the
+  // write-back (or save), or the control core's issue when it is slower.
+  std::vector<double> pixelCycles;
+  for (const Chunk &chunk : g.chunks) {
+    double mac = 0;
+    for (size_t t = chunk.firstTrace; t < chunk.endTrace; ++t)
+      mac += g.traces[t].length;
+    mac += (&chunk == &g.chunks.front() ? 1 : 8) +
+           (&chunk == &g.chunks.back() ? 4 : 8);
+    double issue = 2.0 * (chunk.endTrace - chunk.firstTrace) + 9;
+    pixelCycles.push_back(std::max(mac, issue));
+  }
+  int64_t tileBytes = s.tileRows * g.tileCols * g.windowChannels * 2;
+  auto weightBytes = [&](const Step &step) -> int64_t {
+    if (!step.loadWeights)
+      return 0;
+    const Round &round = plan.rounds[step.round];
+    int64_t cus = step.weightsBroadcast ? 1 : llvm::popcount(round.activeMask);
+    return cus * kVMACsPerUnit * g.segmentElements[step.chunk] * 2;
+  };
+  auto storeBytes = [&](const Round &round) {
+    int64_t bytes = 0;
+    for (unsigned c = 0; c < kComputeUnits; ++c)
+      if (round.block[c] >= 0)
+        bytes += plan.bands[round.band[c]].rows * conv.out.w *
+                 std::min(kBlockChannels,
+                          conv.out.c - round.block[c] * kBlockChannels) *
+                 2;
+    return bytes;
+  };
+  Estimate est;
+  for (size_t i = 0; i < plan.steps.size(); ++i) {
+    const Step &step = plan.steps[i];
+    const Round &round = plan.rounds[step.round];
+    double compute =
+        round.computeRows * conv.out.w * pixelCycles[step.chunk] + 30;
+    int64_t overlapped = 0;
+    if (i + 1 < plan.steps.size() && plan.steps[i + 1].prefetch)
+      overlapped += weightBytes(plan.steps[i + 1]);
+    bool lastOfRound = step.chunk + 1 == g.chunks.size();
+    if (lastOfRound && step.round + 1 < plan.rounds.size() &&
+        plan.rounds[step.round + 1].loadMaps) {
+      const Round &next = plan.rounds[step.round + 1];
+      overlapped += (next.mapsBroadcast ? 1 : llvm::popcount(next.activeMask)) *
+                    tileBytes;
+    }
+    if (step.chunk == 0 && step.round > 0)
+      overlapped += storeBytes(plan.rounds[step.round - 1]);
+    // Loads that cannot overlap: the first step's, and a single slot's.
+    double exposed = 0;
+    if (i == 0)
+      exposed += transferCycles(
+          weightBytes(step) +
+          (round.mapsBroadcast ? 1 : llvm::popcount(round.activeMask)) *
+              tileBytes);
+    else if (step.loadWeights && !step.prefetch)
+      exposed += transferCycles(weightBytes(step));
+    est.cycles += exposed + std::max(compute, transferCycles(overlapped));
+    est.readBytes += weightBytes(step);
+    if (step.chunk == 0 && round.loadMaps)
+      est.readBytes +=
+          (round.mapsBroadcast ? 1 : llvm::popcount(round.activeMask)) *
+          tileBytes;
+  }
+  int64_t lastStores = storeBytes(plan.rounds.back());
+  est.cycles += transferCycles(lastStores);
+  for (const Round &round : plan.rounds)
+    est.writeBytes += storeBytes(round);
+  return est;
+}
+
+} // namespace
+
+FailureOr<ConvSchedule>
+dlc::snowflake::chooseConvSchedule(const ConvLayer &conv, const ConvGeometry &g,
+                                   const SnowflakeHardware &hw,
+                                   LoopOrder policy, std::string &error) {
+  std::optional<ConvSchedule> best;
+  double bestCycles = 0;
+  int64_t partialPerPixel = g.chunks.size() > 1 ? 2 * kBlockChannels : 0;
+  for (int64_t split : {1, 2, 4}) {
+    if (split > 1 && g.blocks < split)
+      continue;
+    for (LoopOrder order : {LoopOrder::MLoop, LoopOrder::KLoop}) {
+      if (policy != LoopOrder::Auto && policy != order)
+        continue;
+      for (int64_t rows = 1; rows <= conv.out.h; ++rows) {
+        ConvSchedule s;
+        s.blockSplit = split;
+        s.bandRows = rows;
+        s.order = order;
+        s.tileRows =
+            (rows - 1) * conv.strideH + (conv.kH - 1) * conv.dilationH + 1;
+        s.inSlot = s.tileRows * g.tileCols * g.windowChannels;
+        s.outSlot = rows * conv.out.w * kBlockChannels;
+        s.partialSlot = rows * conv.out.w * partialPerPixel;
+        if (2 * s.inSlot + 2 * s.outSlot + s.partialSlot >
+            hw.mapsBufferElements)
+          break;
+        Estimate e = estimate(conv, g, s, hw);
+        s.predictedCycles = static_cast<int64_t>(std::ceil(e.cycles));
+        s.dramReadBytes = e.readBytes;
+        s.dramWriteBytes = e.writeBytes;
+        if (!best || e.cycles < bestCycles) {
+          best = s;
+          bestCycles = e.cycles;
+        }
+      }
+    }
+  }
+  if (!best) {
+    int64_t tileRows = (conv.kH - 1) * conv.dilationH + 1;
+    int64_t need = 2 * tileRows * g.tileCols * g.windowChannels +
+                   2 * conv.out.w * kBlockChannels +
+                   conv.out.w * partialPerPixel;
+    error = llvm::formatv("one output row needs {0} elements of maps buffer "
+                          "(two input tiles of {1} rows x {2} columns x {3} "
+                          "channels, two output rows{4}), more than the {5} "
+                          "a CU has",
+                          need, tileRows, g.tileCols, g.windowChannels,
+                          partialPerPixel ? " and the partial sums" : "",
+                          hw.mapsBufferElements)
+                .str();
+    return failure();
+  }
+  return *best;
+}

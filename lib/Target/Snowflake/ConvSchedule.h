@@ -1,0 +1,137 @@
+//===- ConvSchedule.h - how the vMACs compute one convolution ---*- C++ -*-===//
+//
+// The geometry of a convolution on Snowflake (its traces, how its kernel
+// splits into chunks that fit the weights buffers, how its weights are laid
+// out) and the schedules the compiler's own performance model chooses from
+// (how the CUs split the work, the band height, Mloop or Kloop). This is
+// the compiler's model: the simulator shares none of it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_LIB_TARGET_SNOWFLAKE_CONVSCHEDULE_H
+#define DLC_LIB_TARGET_SNOWFLAKE_CONVSCHEDULE_H
+
+#include "Layers.h"
+
+#include "dlc/Analysis/TilingModel.h"
+
+#include <string>
+#include <vector>
+
+namespace dlc::snowflake {
+
+/// Output channels one CU computes at once: 4 vMACs of 16 lanes.
+inline constexpr int64_t kBlockChannels = 64;
+
+/// One trace of a pixel's window: `length` consecutive elements of the
+/// maps tile from `offset` past the pixel's origin, against weights rows
+/// [row, row + length).
+struct Trace {
+  int64_t offset, length, row;
+};
+
+struct Chunk {
+  /// Traces [firstTrace, endTrace), weights rows [firstRow, firstRow + rows).
+  size_t firstTrace, endTrace;
+  int64_t firstRow, rows;
+};
+
+/// What does not depend on the schedule.
+struct ConvGeometry {
+  int64_t blocks = 0;
+  /// Input channels a block's window covers (all of them unless grouped),
+  /// and where each block's window starts.
+  int64_t windowChannels = 0;
+  std::vector<int64_t> windowStart;
+  /// Tile columns (padded input columns the output row reads).
+  int64_t tileCols = 0;
+  std::vector<Trace> traces;
+  std::vector<Chunk> chunks;
+  int64_t kernelRows = 0;
+  /// Weights rows of one slot of a vMAC's weights buffer, and the slots
+  /// (2 when two chunks or two blocks' kernels fit at once).
+  int64_t slotRows = 0;
+  int64_t weightSlots = 1;
+  bool hasBias = false;
+  /// Elements of the DRAM segment of chunk k of one (block, vMAC): its rows
+  /// x 16, plus the bias row for chunk 0.
+  std::vector<int64_t> segmentElements;
+};
+
+/// Computes the geometry; an error message when the layer cannot be
+/// mapped.
+mlir::FailureOr<ConvGeometry> getConvGeometry(const ConvLayer &conv,
+                                              const SnowflakeHardware &hw,
+                                              std::string &error);
+
+/// The weights of block `b` in DRAM order: for vMAC v, for chunk k, the
+/// chunk's rows of 16 lanes (then the bias row after chunk 0).
+void appendBlockWeights(const ConvLayer &conv, const ConvGeometry &geometry,
+                        int64_t block, std::vector<float> &out);
+
+struct ConvSchedule {
+  /// CUs that split the output-channel blocks of one band (1, 2 or 4); the
+  /// other 4 / split take further bands.
+  int64_t blockSplit = 1;
+  int64_t bandRows = 1;
+  /// MLoop: for each group of blocks, for each group of bands (each CU
+  /// keeps its weights, the maps are reloaded); KLoop the other way.
+  LoopOrder order = LoopOrder::MLoop;
+  /// Maps buffer layout (elements, per CU).
+  int64_t tileRows = 0;
+  int64_t inSlot = 0, outSlot = 0, partialSlot = 0;
+  int64_t predictedCycles = 0;
+  int64_t dramReadBytes = 0, dramWriteBytes = 0;
+};
+
+/// The best schedule by the model (forced to `policy`'s loop order unless
+/// Auto); an error message when not even one output row fits the maps
+/// buffer.
+mlir::FailureOr<ConvSchedule> chooseConvSchedule(const ConvLayer &conv,
+                                                 const ConvGeometry &geometry,
+                                                 const SnowflakeHardware &hw,
+                                                 LoopOrder policy,
+                                                 std::string &error);
+
+/// Bands of output rows: band j of image n covers rows [oh0, oh0 +
+/// bandRows) of it.
+struct Band {
+  int64_t image, firstRow, rows;
+};
+std::vector<Band> getBands(const DramView &out, int64_t bandRows);
+
+/// What the four CUs compute at once, and what they need loaded for it.
+struct Round {
+  /// Per CU: block and band index, or -1 when the CU is idle.
+  int64_t block[4], band[4];
+  /// Output rows the CUs compute (the most any active CU's band has).
+  int64_t computeRows = 0;
+  /// The maps slot the round reads; whether its tiles are loaded for it
+  /// (during the previous round), once for every CU when they share it.
+  int mapsSlot = 0;
+  bool loadMaps = false, mapsBroadcast = false;
+  unsigned activeMask = 0;
+};
+
+/// One chunk of one round: the unit between synchronisations.
+struct Step {
+  size_t round;
+  size_t chunk;
+  int weightSlot = 0;
+  /// Its weights are loaded for it: during the previous step when
+  /// `prefetch`, else at its start (one weights slot only).
+  bool loadWeights = false, prefetch = false, weightsBroadcast = false;
+};
+
+struct ConvPlan {
+  std::vector<Band> bands;
+  std::vector<Round> rounds;
+  std::vector<Step> steps;
+};
+
+/// The rounds and steps of a schedule, with what each loads and where.
+ConvPlan planConv(const ConvLayer &conv, const ConvGeometry &geometry,
+                  const ConvSchedule &schedule);
+
+} // namespace dlc::snowflake
+
+#endif // DLC_LIB_TARGET_SNOWFLAKE_CONVSCHEDULE_H

@@ -1,0 +1,803 @@
+//===- LowerLayers.cpp - a model's layers as one snowflake.program --------===//
+//
+// Layers.cpp turns the entry function into layers, ConvSchedule.cpp picks
+// each convolution's schedule; this file writes the instructions (see
+// Passes.td for the shape of the code) and the data section.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConvSchedule.h"
+#include "Layers.h"
+
+#include "dlc/Dialect/DLC/IR/DLCOps.h"
+#include "dlc/Support/EntrySignature.h"
+#include "dlc/Target/Snowflake/ISA.h"
+#include "dlc/Target/Snowflake/Passes.h"
+#include "dlc/Target/Snowflake/SnowflakeHardware.h"
+
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/APFloat.h"
+
+namespace dlc::snowflake {
+#define GEN_PASS_DEF_LOWERLAYERS
+#include "dlc/Target/Snowflake/Passes.h.inc"
+} // namespace dlc::snowflake
+
+using namespace mlir;
+using namespace dlc;
+using namespace dlc::snowflake;
+
+namespace {
+
+uint16_t toHalf(float value) {
+  llvm::APFloat f(value);
+  bool losesInfo;
+  f.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
+            &losesInfo);
+  return static_cast<uint16_t>(f.bitcastToAPInt().getZExtValue());
+}
+
+constexpr uint16_t kHalfMinusInfinity = 0xfc00;
+constexpr unsigned kAllUnits = (1u << 12) - 1;
+
+unsigned macMask(unsigned cus) { return cus << kSyncMACBit; }
+unsigned maxMask(unsigned cus) { return cus << kSyncMAXBit; }
+
+/// What a transfer is for (the unbalanced assignment gives each its unit).
+enum class Role { Maps, Weights, Store };
+
+/// Writes instructions at the end of the program's body.
+class CodeWriter {
+public:
+  CodeWriter(ProgramOp program, const SnowflakeHardware &hw, bool balance)
+      : b(program.getBody().front().getTerminator()), hw(hw), balance(balance) {
+  }
+
+  void setLayer(Location loc) {
+    this->loc = loc;
+    for (double &bytes : lsuBytes)
+      bytes = 0;
+  }
+  Location getLoc() const { return loc; }
+
+  Value constant(int64_t value) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
+  }
+  Value add(Value a, int64_t offset) {
+    if (!offset)
+      return a;
+    return arith::AddIOp::create(b, loc, a, constant(offset));
+  }
+
+  void sync(unsigned mask) {
+    if (mask)
+      SyncOp::create(b, loc, mask);
+  }
+
+  /// One `ld`/`st` of `rows` rows of `length` elements; the unit comes
+  /// from the balancing (or the role) and gets `lscfg` when its shape
+  /// changes. Returns the unit's sync bit.
+  unsigned transfer(Role role, bool load, unsigned buffer, int64_t bufferAddr,
+                    int64_t dramAddr, int64_t rows, int64_t length,
+                    int64_t dramStride, int64_t bufferStride) {
+    if (rows == 1)
+      dramStride = bufferStride = 0;
+    double bytes = 2.0 * rows * length;
+    unsigned unit;
+    if (balance) {
+      unit = 0;
+      for (unsigned u = 1; u < kLoadStoreUnits; ++u)
+        if (lsuBytes[u] < lsuBytes[unit])
+          unit = u;
+    } else {
+      unit = role == Role::Maps ? 0 : role == Role::Weights ? 1 : 2;
+    }
+    lsuBytes[unit] += bytes;
+    Shape shape{rows, dramStride, bufferStride};
+    if (!(shapes[unit] == shape)) {
+      LsConfigOp::create(b, loc, unit, constant(rows), constant(dramStride),
+                         constant(bufferStride));
+      shapes[unit] = shape;
+    }
+    if (load)
+      LoadOp::create(b, loc, unit, buffer, constant(bufferAddr),
+                     constant(dramAddr), constant(length));
+    else
+      StoreOp::create(b, loc, unit, buffer, constant(bufferAddr),
+                      constant(dramAddr), constant(length));
+    return 1u << (kSyncLSUBit + unit);
+  }
+
+  OpBuilder b;
+  const SnowflakeHardware &hw;
+
+private:
+  struct Shape {
+    int64_t rows = -1, dramStride = -1, bufferStride = -1;
+    bool operator==(const Shape &o) const {
+      return rows == o.rows && dramStride == o.dramStride &&
+             bufferStride == o.bufferStride;
+    }
+  } shapes[kLoadStoreUnits];
+  double lsuBytes[kLoadStoreUnits] = {};
+  bool balance;
+  Location loc = UnknownLoc::get(b.getContext());
+};
+
+/// Emits `count` iterations of `body` (as a loop unless there is one),
+/// carrying `inits` forward by `steps` each iteration.
+void emitLoop(CodeWriter &w, int64_t count, ValueRange inits,
+              ArrayRef<int64_t> steps, function_ref<void(ValueRange)> body) {
+  if (count <= 0)
+    return;
+  if (count == 1) {
+    body(inits);
+    return;
+  }
+  OpBuilder &b = w.b;
+  Location loc = w.getLoc();
+  auto loop = scf::ForOp::create(b, loc, w.constant(0), w.constant(count),
+                                 w.constant(1), inits);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> args(loop.getRegionIterArgs());
+  body(args);
+  SmallVector<Value> next;
+  for (auto [arg, step] : llvm::zip(args, steps))
+    next.push_back(w.add(arg, step));
+  scf::YieldOp::create(b, loc, next);
+}
+
+/// Per-layer results for the program's `layers`.
+struct LayerResult {
+  int64_t hardwareMacs = 0;
+  std::string loopOrder = "none";
+  int64_t predictedCycles = 0;
+  int64_t readBytes = 0, writeBytes = 0;
+};
+
+class Lowering {
+public:
+  Lowering(ProgramOp program, const SnowflakeHardware &hw, LoopOrder policy,
+           bool balance, int64_t dataAddress)
+      : w(program, hw, balance), hw(hw), policy(policy),
+        dataAddress(dataAddress) {}
+
+  FailureOr<LayerResult> lowerConv(const Layer &layer);
+  FailureOr<LayerResult> lowerPool(const Layer &layer);
+  FailureOr<LayerResult> lowerElementwise(const Layer &layer);
+
+  std::vector<uint16_t> data;
+  CodeWriter w;
+
+private:
+  int64_t appendData(ArrayRef<float> values) {
+    int64_t at = dataAddress + data.size();
+    for (float v : values)
+      data.push_back(toHalf(v));
+    // Segments start on whole 64-bit beats.
+    while (data.size() % 4)
+      data.push_back(0);
+    return at;
+  }
+
+  const SnowflakeHardware &hw;
+  LoopOrder policy;
+  int64_t dataAddress;
+};
+
+//===----------------------------------------------------------------------===//
+// Convolutions
+//===----------------------------------------------------------------------===//
+
+FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
+  const ConvLayer &conv = layer.conv;
+  std::string message;
+  FailureOr<ConvGeometry> geometry = getConvGeometry(conv, hw, message);
+  FailureOr<ConvSchedule> schedule =
+      succeeded(geometry)
+          ? chooseConvSchedule(conv, *geometry, hw, policy, message)
+          : FailureOr<ConvSchedule>(failure());
+  if (failed(schedule))
+    return emitError(layer.loc)
+           << "snowflake: '" << layer.name << "' (" << layer.opType
+           << ") does not fit: " << message;
+  const ConvGeometry &g = *geometry;
+  const ConvSchedule &s = *schedule;
+  ConvPlan plan = planConv(conv, g, s);
+  w.setLayer(layer.loc);
+
+  // The weights, block by block: vMAC v's chunk k of block b at
+  // segment[b][v][k].
+  std::vector<std::vector<std::vector<int64_t>>> segment(g.blocks);
+  for (int64_t blk = 0; blk < g.blocks; ++blk) {
+    std::vector<float> values;
+    appendBlockWeights(conv, g, blk, values);
+    int64_t at = appendData(values);
+    for (int64_t v = 0; v < kVMACsPerUnit; ++v) {
+      segment[blk].emplace_back();
+      for (int64_t e : g.segmentElements) {
+        segment[blk][v].push_back(at);
+        at += e;
+      }
+    }
+  }
+
+  // Maps buffer of each CU: two input tiles, two output slots, the partial
+  // sums.
+  int64_t inBase[2] = {0, s.inSlot};
+  int64_t outBase[2] = {2 * s.inSlot, 2 * s.inSlot + s.outSlot};
+  int64_t partialBase = 2 * s.inSlot + 2 * s.outSlot;
+  int64_t slotElements = g.slotRows * kLanes;
+  int64_t cr = g.windowChannels;
+  int64_t tileRowElements = g.tileCols * cr;
+  const DramView &in = conv.in, &out = conv.out;
+  bool padded = conv.padTop || conv.padLeft || conv.padBottom || conv.padRight;
+
+  auto loadMaps = [&](const Round &round) -> unsigned {
+    unsigned lsus = 0;
+    unsigned done = 0;
+    for (unsigned c = 0; c < kComputeUnits; ++c) {
+      if (round.block[c] < 0 || (done & (1u << c)))
+        continue;
+      const Band &band = plan.bands[round.band[c]];
+      int64_t window = g.windowStart[round.block[c]];
+      unsigned buffer = round.mapsBroadcast ? kAllMapsBuffer : c;
+      unsigned cus = round.mapsBroadcast ? round.activeMask : 1u << c;
+      done |= cus;
+      int64_t base = inBase[round.mapsSlot];
+      int64_t firstRow = band.firstRow * conv.strideH - conv.padTop;
+      int64_t lo = std::max<int64_t>(0, firstRow);
+      int64_t hi = std::min<int64_t>(in.h, firstRow + s.tileRows);
+      int64_t cols = std::min<int64_t>(in.w, g.tileCols - conv.padLeft);
+      // Rows outside the image hold the padding.
+      if (padded) {
+        Value zero = w.constant(0);
+        if (lo > firstRow)
+          VFillOp::create(w.b, w.getLoc(), cus, w.constant(base), zero,
+                          w.constant((lo - firstRow) * tileRowElements));
+        int64_t end = std::max(lo, hi);
+        if (firstRow + s.tileRows > end)
+          VFillOp::create(
+              w.b, w.getLoc(), cus,
+              w.constant(base + (end - firstRow) * tileRowElements), zero,
+              w.constant((firstRow + s.tileRows - end) * tileRowElements));
+      }
+      if (hi <= lo)
+        continue;
+      int64_t dram = in.address +
+                     ((band.image * in.h + lo) * in.w) * in.pixelStride +
+                     window;
+      int64_t dest =
+          base + (lo - firstRow) * tileRowElements + conv.padLeft * cr;
+      if (cr == in.c && in.isDense() && cols == in.w) {
+        lsus |= w.transfer(Role::Maps, true, buffer, dest, dram, hi - lo,
+                           cols * cr, in.w * in.pixelStride, tileRowElements);
+      } else {
+        for (int64_t r = lo; r < hi; ++r)
+          lsus |= w.transfer(Role::Maps, true, buffer,
+                             dest + (r - lo) * tileRowElements,
+                             dram + (r - lo) * in.w * in.pixelStride, cols, cr,
+                             in.pixelStride, cr);
+      }
+    }
+    return lsus;
+  };
+
+  auto loadWeights = [&](const Step &step) -> unsigned {
+    const Round &round = plan.rounds[step.round];
+    unsigned lsus = 0;
+    int64_t base = step.weightSlot * slotElements;
+    int64_t length = g.segmentElements[step.chunk];
+    for (unsigned c = 0; c < kComputeUnits; ++c) {
+      if (round.block[c] < 0)
+        continue;
+      for (unsigned v = 0; v < kVMACsPerUnit; ++v) {
+        unsigned buffer = step.weightsBroadcast
+                              ? kAllWeightsBuffer + v
+                              : kFirstWeightsBuffer + c * kVMACsPerUnit + v;
+        lsus |=
+            w.transfer(Role::Weights, true, buffer, base,
+                       segment[round.block[c]][v][step.chunk], 1, length, 0, 0);
+      }
+      if (step.weightsBroadcast)
+        break;
+    }
+    return lsus;
+  };
+
+  auto storeOutputs = [&](const Round &round) -> unsigned {
+    unsigned lsus = 0;
+    int64_t slot = outBase[(&round - plan.rounds.data()) & 1];
+    for (unsigned c = 0; c < kComputeUnits; ++c) {
+      if (round.block[c] < 0)
+        continue;
+      const Band &band = plan.bands[round.band[c]];
+      int64_t channels =
+          std::min(kBlockChannels, out.c - round.block[c] * kBlockChannels);
+      int64_t dram =
+          out.address +
+          (band.image * out.h + band.firstRow) * out.w * out.pixelStride +
+          round.block[c] * kBlockChannels;
+      lsus |= w.transfer(Role::Store, false, c, slot, dram, band.rows * out.w,
+                         channels, out.pixelStride, kBlockChannels);
+    }
+    return lsus;
+  };
+
+  auto compute = [&](const Step &step) {
+    const Round &round = plan.rounds[step.round];
+    const Chunk &chunk = g.chunks[step.chunk];
+    bool first = step.chunk == 0, last = step.chunk + 1 == g.chunks.size();
+    unsigned cus = round.activeMask;
+    int64_t weights = step.weightSlot * slotElements;
+    // Loop-invariant registers: each trace's weights row and length.
+    SmallVector<Value> rows, lengths;
+    bool hoist = chunk.endTrace - chunk.firstTrace <= 12;
+    if (hoist)
+      for (size_t t = chunk.firstTrace; t < chunk.endTrace; ++t) {
+        rows.push_back(
+            w.constant(weights + (g.traces[t].row - chunk.firstRow) * kLanes));
+        lengths.push_back(w.constant(g.traces[t].length));
+      }
+    Value bias = first && g.hasBias ? w.constant(weights + chunk.rows * kLanes)
+                                    : Value();
+    Value channels = last ? w.constant(kBlockChannels) : Value();
+    int64_t mapsStart = inBase[round.mapsSlot];
+    int64_t outStart = outBase[step.round & 1];
+    SmallVector<Value> rowInits = {w.constant(mapsStart), w.constant(outStart)};
+    SmallVector<int64_t> rowSteps = {conv.strideH * tileRowElements,
+                                     out.w * kBlockChannels};
+    bool partial = g.chunks.size() > 1;
+    if (partial) {
+      rowInits.push_back(w.constant(partialBase));
+      rowSteps.push_back(out.w * 2 * kBlockChannels);
+    }
+    SmallVector<int64_t> pixelSteps = {conv.strideW * cr, kBlockChannels};
+    if (partial)
+      pixelSteps.push_back(2 * kBlockChannels);
+    emitLoop(w, round.computeRows, rowInits, rowSteps, [&](ValueRange row) {
+      emitLoop(w, out.w, row, pixelSteps, [&](ValueRange pixel) {
+        Location loc = w.getLoc();
+        if (!first)
+          VRestoreOp::create(w.b, loc, cus, pixel[2]);
+        else if (bias)
+          VBiasOp::create(w.b, loc, cus, bias);
+        else
+          VClearOp::create(w.b, loc, cus);
+        for (size_t t = chunk.firstTrace; t < chunk.endTrace; ++t) {
+          size_t i = t - chunk.firstTrace;
+          Value maps = w.add(pixel[0], g.traces[t].offset);
+          Value row =
+              hoist ? rows[i]
+                    : w.constant(weights +
+                                 (g.traces[t].row - chunk.firstRow) * kLanes);
+          Value length = hoist ? lengths[i] : w.constant(g.traces[t].length);
+          VMacOp::create(w.b, loc, cus, maps, row, length);
+        }
+        if (last)
+          VWriteBackOp::create(w.b, loc, cus, pixel[1], channels,
+                               conv.relu ? 1 : 0);
+        else
+          VSaveOp::create(w.b, loc, cus, pixel[2]);
+      });
+    });
+  };
+
+  // Prologue: the padding of both input slots, then the first tiles.
+  if (padded) {
+    VFillOp::create(w.b, w.getLoc(), (1u << kComputeUnits) - 1, w.constant(0),
+                    w.constant(0), w.constant(2 * s.inSlot));
+    w.sync(maxMask(0xf));
+  }
+  loadMaps(plan.rounds.front());
+  loadWeights(plan.steps.front());
+  for (size_t i = 0; i < plan.steps.size(); ++i) {
+    const Step &step = plan.steps[i];
+    bool firstOfRound = step.chunk == 0;
+    bool lastOfRound = step.chunk + 1 == g.chunks.size();
+    // Everything this step reads is loaded, and what it overwrites is
+    // stored or read.
+    w.sync(firstOfRound
+               ? kAllUnits
+               : macMask(0xf) | maxMask(0xf) | ((1u << kLoadStoreUnits) - 1));
+    if (step.loadWeights && !step.prefetch && i > 0) {
+      loadWeights(step);
+      w.sync((1u << kLoadStoreUnits) - 1);
+    }
+    if (i + 1 < plan.steps.size() && plan.steps[i + 1].prefetch)
+      loadWeights(plan.steps[i + 1]);
+    if (firstOfRound && step.round > 0)
+      storeOutputs(plan.rounds[step.round - 1]);
+    if (lastOfRound && step.round + 1 < plan.rounds.size() &&
+        plan.rounds[step.round + 1].loadMaps)
+      loadMaps(plan.rounds[step.round + 1]);
+    compute(step);
+  }
+  w.sync(kAllUnits);
+  storeOutputs(plan.rounds.back());
+  w.sync(kAllUnits);
+
+  LayerResult result;
+  result.loopOrder = s.order == LoopOrder::MLoop ? "mloop" : "kloop";
+  result.predictedCycles = s.predictedCycles;
+  result.readBytes = s.dramReadBytes;
+  result.writeBytes = s.dramWriteBytes;
+  for (const Round &round : plan.rounds)
+    result.hardwareMacs +=
+        static_cast<int64_t>(llvm::popcount(round.activeMask)) *
+        round.computeRows * out.w * g.kernelRows * kBlockChannels;
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Max pooling and elementwise layers, on the MAX units
+//===----------------------------------------------------------------------===//
+
+FailureOr<LayerResult> Lowering::lowerPool(const Layer &layer) {
+  const PoolLayer &pool = layer.pool;
+  const DramView &in = pool.in, &out = pool.out;
+  w.setLayer(layer.loc);
+  int64_t c = in.c;
+  int64_t tileCols =
+      (out.w - 1) * pool.strideW + (pool.kW - 1) * pool.dilationW + 1;
+  int64_t tileRowElements = tileCols * c;
+  // The band height: the most rows whose two tiles and two outputs fit.
+  int64_t bandRows = 0, tileRows = 0;
+  for (int64_t rows = 1; rows <= out.h; ++rows) {
+    int64_t t = (rows - 1) * pool.strideH + (pool.kH - 1) * pool.dilationH + 1;
+    if (2 * t * tileRowElements + 2 * rows * out.w * c > hw.mapsBufferElements)
+      break;
+    bandRows = rows;
+    tileRows = t;
+  }
+  if (!bandRows)
+    return emitError(layer.loc)
+           << "snowflake: '" << layer.name << "' (" << layer.opType
+           << ") does not fit: one output row needs "
+           << 2 * ((pool.kH - 1) * pool.dilationH + 1) * tileRowElements +
+                  2 * out.w * c
+           << " elements of maps buffer, more than the "
+           << hw.mapsBufferElements << " a CU has";
+  int64_t inSlot = tileRows * tileRowElements, outSlot = bandRows * out.w * c;
+  int64_t inBase[2] = {0, inSlot};
+  int64_t outBase[2] = {2 * inSlot, 2 * inSlot + outSlot};
+  std::vector<Band> bands = getBands(out, bandRows);
+  size_t roundsCount = (bands.size() + kComputeUnits - 1) / kComputeUnits;
+  auto bandOf = [&](size_t r, unsigned cu) -> const Band * {
+    size_t j = r * kComputeUnits + cu;
+    return j < bands.size() ? &bands[j] : nullptr;
+  };
+  auto maskOf = [&](size_t r) {
+    unsigned mask = 0;
+    for (unsigned cu = 0; cu < kComputeUnits; ++cu)
+      if (bandOf(r, cu))
+        mask |= 1u << cu;
+    return mask;
+  };
+  auto loadTiles = [&](size_t r) {
+    for (unsigned cu = 0; cu < kComputeUnits; ++cu) {
+      const Band *band = bandOf(r, cu);
+      if (!band)
+        continue;
+      int64_t base = inBase[r & 1];
+      int64_t firstRow = band->firstRow * pool.strideH - pool.padTop;
+      int64_t lo = std::max<int64_t>(0, firstRow);
+      int64_t hi = std::min<int64_t>(in.h, firstRow + tileRows);
+      Value fill = w.constant(kHalfMinusInfinity);
+      if (lo > firstRow)
+        VFillOp::create(w.b, w.getLoc(), 1u << cu, w.constant(base), fill,
+                        w.constant((lo - firstRow) * tileRowElements));
+      int64_t end = std::max(lo, hi);
+      if (firstRow + tileRows > end)
+        VFillOp::create(
+            w.b, w.getLoc(), 1u << cu,
+            w.constant(base + (end - firstRow) * tileRowElements), fill,
+            w.constant((firstRow + tileRows - end) * tileRowElements));
+      if (hi <= lo)
+        continue;
+      int64_t cols = std::min<int64_t>(in.w, tileCols - pool.padLeft);
+      int64_t dram =
+          in.address + (band->image * in.h + lo) * in.w * in.pixelStride;
+      int64_t dest =
+          base + (lo - firstRow) * tileRowElements + pool.padLeft * c;
+      if (in.isDense() && cols == in.w)
+        w.transfer(Role::Maps, true, cu, dest, dram, hi - lo, cols * c,
+                   in.w * in.pixelStride, tileRowElements);
+      else
+        for (int64_t row = lo; row < hi; ++row)
+          w.transfer(Role::Maps, true, cu, dest + (row - lo) * tileRowElements,
+                     dram + (row - lo) * in.w * in.pixelStride, cols, c,
+                     in.pixelStride, c);
+    }
+  };
+  auto store = [&](size_t r) {
+    for (unsigned cu = 0; cu < kComputeUnits; ++cu) {
+      const Band *band = bandOf(r, cu);
+      if (!band)
+        continue;
+      int64_t dram = out.address + (band->image * out.h + band->firstRow) *
+                                       out.w * out.pixelStride;
+      w.transfer(Role::Store, false, cu, outBase[r & 1], dram,
+                 band->rows * out.w, c, out.pixelStride, c);
+    }
+  };
+  // Pad columns: filled once in both slots.
+  if (pool.padLeft || pool.padRight || pool.padTop || pool.padBottom) {
+    VFillOp::create(w.b, w.getLoc(), 0xf, w.constant(0),
+                    w.constant(kHalfMinusInfinity), w.constant(2 * inSlot));
+    w.sync(maxMask(0xf));
+  }
+  loadTiles(0);
+  std::vector<int64_t> offsets;
+  for (int64_t kh = 0; kh < pool.kH; ++kh)
+    for (int64_t kw = 0; kw < pool.kW; ++kw)
+      offsets.push_back((kh * pool.dilationH * tileCols + kw * pool.dilationW) *
+                        c);
+  for (size_t r = 0; r < roundsCount; ++r) {
+    w.sync(kAllUnits);
+    if (r > 0)
+      store(r - 1);
+    if (r + 1 < roundsCount)
+      loadTiles(r + 1);
+    unsigned cus = maskOf(r);
+    int64_t rows = 0;
+    for (unsigned cu = 0; cu < kComputeUnits; ++cu)
+      if (const Band *band = bandOf(r, cu))
+        rows = std::max(rows, band->rows);
+    Value length = w.constant(c);
+    emitLoop(
+        w, rows, {w.constant(inBase[r & 1]), w.constant(outBase[r & 1])},
+        {pool.strideH * tileRowElements, out.w * c}, [&](ValueRange row) {
+          emitLoop(w, out.w, row, {pool.strideW * c, c}, [&](ValueRange pixel) {
+            Location loc = w.getLoc();
+            Value dst = pixel[1];
+            if (offsets.size() == 1) {
+              VMaxOp::create(w.b, loc, cus, dst, w.add(pixel[0], offsets[0]),
+                             w.add(pixel[0], offsets[0]), length,
+                             pool.relu ? 1 : 0);
+              return;
+            }
+            for (size_t i = 1; i < offsets.size(); ++i) {
+              Value a = i == 1 ? w.add(pixel[0], offsets[0]) : dst;
+              bool lastOne = i + 1 == offsets.size();
+              VMaxOp::create(w.b, loc, cus, dst, a, w.add(pixel[0], offsets[i]),
+                             length, lastOne && pool.relu ? 1 : 0);
+            }
+          });
+        });
+  }
+  w.sync(kAllUnits);
+  store(roundsCount - 1);
+  w.sync(kAllUnits);
+  LayerResult result;
+  result.readBytes = in.getElements() * 2;
+  result.writeBytes = out.getElements() * 2;
+  return result;
+}
+
+FailureOr<LayerResult> Lowering::lowerElementwise(const Layer &layer) {
+  const ElementwiseLayer &e = layer.elementwise;
+  w.setLayer(layer.loc);
+  if (!e.lhs.isDense() || !e.out.isDense() || (e.rhs && !e.rhs->isDense()))
+    return emitError(layer.loc)
+           << "snowflake: '" << layer.name << "' (" << layer.opType
+           << ") reads or writes a channel slice, which elementwise layers "
+              "do not";
+  int64_t total = e.out.getElements();
+  // Per CU: two slots of each operand (double buffering); the sum goes
+  // over the left operand.
+  int64_t operands = e.rhs ? 2 : 1;
+  // Every CU takes an equal piece, at most what its slots hold.
+  int64_t piece =
+      std::min(hw.mapsBufferElements / (2 * operands) / 4 * 4,
+               ((total + kComputeUnits - 1) / kComputeUnits + 3) / 4 * 4);
+  int64_t perRound = piece * kComputeUnits;
+  size_t rounds = (total + perRound - 1) / perRound;
+  auto range = [&](size_t r, unsigned cu) {
+    int64_t first = r * perRound + cu * piece;
+    return std::make_pair(first,
+                          std::max<int64_t>(0, std::min(piece, total - first)));
+  };
+  auto slot = [&](size_t r, int64_t operand) {
+    return ((r & 1) * operands + operand) * piece;
+  };
+  auto load = [&](size_t r) {
+    for (unsigned cu = 0; cu < kComputeUnits; ++cu) {
+      auto [first, count] = range(r, cu);
+      if (!count)
+        continue;
+      w.transfer(Role::Maps, true, cu, slot(r, 0), e.lhs.address + first, 1,
+                 count, 0, 0);
+      if (e.rhs)
+        w.transfer(Role::Maps, true, cu, slot(r, 1), e.rhs->address + first, 1,
+                   count, 0, 0);
+    }
+  };
+  auto store = [&](size_t r) {
+    for (unsigned cu = 0; cu < kComputeUnits; ++cu) {
+      auto [first, count] = range(r, cu);
+      if (count)
+        w.transfer(Role::Store, false, cu, slot(r, 0), e.out.address + first, 1,
+                   count, 0, 0);
+    }
+  };
+  load(0);
+  for (size_t r = 0; r < rounds; ++r) {
+    w.sync(kAllUnits);
+    if (r > 0)
+      store(r - 1);
+    if (r + 1 < rounds)
+      load(r + 1);
+    unsigned cus = 0;
+    int64_t length = 0;
+    for (unsigned cu = 0; cu < kComputeUnits; ++cu)
+      if (int64_t count = range(r, cu).second) {
+        cus |= 1u << cu;
+        length = std::max(length, count);
+      }
+    Value a = w.constant(slot(r, 0));
+    Value b = e.rhs ? w.constant(slot(r, 1)) : a;
+    Location loc = w.getLoc();
+    if (e.rhs)
+      VAddOp::create(w.b, loc, cus, a, a, b, w.constant(length),
+                     e.relu ? 1 : 0);
+    else
+      VMaxOp::create(w.b, loc, cus, a, a, a, w.constant(length), 1);
+  }
+  w.sync(kAllUnits);
+  store(rounds - 1);
+  w.sync(kAllUnits);
+  LayerResult result;
+  result.readBytes = total * 2 * operands;
+  result.writeBytes = total * 2;
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+DramTensorAttr toAttr(MLIRContext *context, const PlacedTensor &tensor) {
+  const DramView &v = tensor.view;
+  SmallVector<int64_t> shape = {v.n, v.c, v.h, v.w};
+  SmallVector<int64_t> strides = {v.h * v.w * v.pixelStride, 1,
+                                  v.w * v.pixelStride, v.pixelStride};
+  return DramTensorAttr::get(context, StringAttr::get(context, tensor.name),
+                             v.address, shape, strides);
+}
+
+/// `func.func @arm_tail`: what the ARM computes after the program, from
+/// the program's outputs to the model's.
+void buildArmTail(ModuleOp module, func::FuncOp func, const LayeredModel &model,
+                  const std::optional<EntrySignature> &signature) {
+  MLIRContext *context = module.getContext();
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  SmallVector<Type> argTypes;
+  for (Value value : model.armInputs)
+    argTypes.push_back(value.getType());
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  auto tail = func::FuncOp::create(
+      b, func.getLoc(), kArmTailFunction,
+      FunctionType::get(context, argTypes, ret.getOperandTypes()));
+  Block *body = tail.addEntryBlock();
+  IRMapping mapping;
+  for (auto [value, arg] : llvm::zip(model.armInputs, body->getArguments()))
+    mapping.map(value, arg);
+  b.setInsertionPointToEnd(body);
+  auto cloneWithConstants = [&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (!mapping.contains(operand))
+        if (auto constant = operand.getDefiningOp<ConstantOp>())
+          b.clone(*constant, mapping);
+    b.clone(*op, mapping);
+  };
+  for (Operation *op : model.armOps)
+    cloneWithConstants(op);
+  cloneWithConstants(ret);
+  for (unsigned i = 0; i < model.armInputs.size(); ++i)
+    tail.setArgAttr(i, kONNXNameAttr,
+                    b.getStringAttr("arm_input" + std::to_string(i)));
+  if (signature)
+    for (auto [i, spec] : llvm::enumerate(signature->outputs))
+      tail.setResultAttr(i, kONNXNameAttr, b.getStringAttr(spec.name));
+}
+
+struct LowerLayersPass
+    : public snowflake::impl::LowerLayersBase<LowerLayersPass> {
+  using LowerLayersBase::LowerLayersBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    func::FuncOp func = getEntryFunction(module);
+    if (!func) {
+      module.emitError("snowflake: the module has no entry function");
+      return signalPassFailure();
+    }
+    SnowflakeHardware hw = SnowflakeHardware::get(module);
+    if (failed(hw.verify([&] { return module.emitError(); })))
+      return signalPassFailure();
+    FailureOr<LayeredModel> model = buildLayers(func);
+    if (failed(model))
+      return signalPassFailure();
+    // The ONNX names, which dlc-record-entry-signature moved to the module.
+    std::optional<EntrySignature> signature;
+    if (module->hasAttr(kEntryAttr)) {
+      FailureOr<EntrySignature> recorded = getRecordedEntrySignature(module);
+      if (failed(recorded))
+        return signalPassFailure();
+      signature = *recorded;
+      for (auto [placed, spec] : llvm::zip(model->inputs, signature->inputs))
+        placed.name = spec.name;
+      if (model->armOps.empty())
+        for (auto [placed, spec] :
+             llvm::zip(model->outputs, signature->outputs))
+          placed.name = spec.name;
+    }
+    for (auto [i, placed] : llvm::enumerate(model->outputs))
+      if (!model->armOps.empty())
+        placed.name = "arm_input" + std::to_string(i);
+    if (!model->armOps.empty())
+      buildArmTail(module, func, *model, signature);
+
+    MLIRContext *context = module.getContext();
+    OpBuilder b(context);
+    b.setInsertionPointToEnd(module.getBody());
+    // The data section follows the tensors, on a 64-bit boundary.
+    int64_t dataAddress = (model->tensorElements + 3) / 4 * 4;
+    auto program = ProgramOp::create(
+        b, func.getLoc(), func.getSymName(), hw.mapsBufferElements,
+        hw.weightsBufferElements, hw.dramElements, dataAddress,
+        DenseIntElementsAttr::get(
+            RankedTensorType::get({0}, b.getIntegerType(16)),
+            ArrayRef<int16_t>()),
+        b.getArrayAttr({}), b.getArrayAttr({}), b.getArrayAttr({}));
+    program.getBody().emplaceBlock();
+    OpBuilder::atBlockEnd(&program.getBody().front())
+        .create<HaltOp>(func.getLoc());
+
+    Lowering lowering(program, hw, loopOrder, balanceLoads, dataAddress);
+    SmallVector<Attribute> layers;
+    for (const Layer &layer : model->layers) {
+      FailureOr<LayerResult> result =
+          layer.kind == Layer::Kind::Conv   ? lowering.lowerConv(layer)
+          : layer.kind == Layer::Kind::Pool ? lowering.lowerPool(layer)
+                                            : lowering.lowerElementwise(layer);
+      if (failed(result))
+        return signalPassFailure();
+      SmallVector<Attribute> fused;
+      for (const std::string &name : layer.fused)
+        fused.push_back(b.getStringAttr(name));
+      layers.push_back(LayerAttr::get(
+          context, b.getStringAttr(layer.name), b.getStringAttr(layer.opType),
+          b.getArrayAttr(fused), layer.macs, result->hardwareMacs,
+          b.getStringAttr(result->loopOrder), result->predictedCycles,
+          result->readBytes, result->writeBytes));
+    }
+    int64_t dataElements = lowering.data.size();
+    if (dataAddress + dataElements > hw.dramElements) {
+      module.emitError() << "snowflake: the tensors and weights need "
+                         << dataAddress + dataElements
+                         << " elements of DRAM, more than the "
+                         << hw.dramElements << " of dram_elements";
+      return signalPassFailure();
+    }
+    auto dataType = RankedTensorType::get({dataElements}, b.getIntegerType(16));
+    program.setDataAttr(DenseResourceElementsAttr::get(
+        dataType, "snowflake_data",
+        HeapAsmResourceBlob::allocateAndCopyInferAlign(
+            ArrayRef<uint16_t>(lowering.data))));
+    SmallVector<Attribute> inputs, outputs;
+    for (const PlacedTensor &tensor : model->inputs)
+      inputs.push_back(toAttr(context, tensor));
+    for (const PlacedTensor &tensor : model->outputs)
+      outputs.push_back(toAttr(context, tensor));
+    program.setInputsAttr(b.getArrayAttr(inputs));
+    program.setOutputsAttr(b.getArrayAttr(outputs));
+    program.setLayersAttr(b.getArrayAttr(layers));
+    func.erase();
+  }
+};
+
+} // namespace
