@@ -89,9 +89,36 @@ constexpr int kDramBuffer = kComputeUnits * (1 + kVMACsPerUnit);
 
 struct Access {
   int buffer;
+  /// The elements touched lie in [lo, hi): all of them, or, for a transfer
+  /// of several rows, `rows` runs of `run` elements `stride` apart from lo.
   int64_t lo, hi;
   bool write;
+  int64_t rows = 1, stride = 0, run = 0;
 };
+
+int64_t floorDiv(int64_t a, int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/// Whether two accesses share an element. Runs with one stride are
+/// compared exactly (channel slices of the same pixels do not overlap);
+/// rows with different strides, by their bounding ranges.
+bool overlaps(const Access &a, const Access &b) {
+  if (a.buffer != b.buffer || a.hi <= b.lo || b.hi <= a.lo)
+    return false;
+  if (a.rows == 1 && b.rows == 1)
+    return true;
+  int64_t stride = a.rows > 1 ? a.stride : b.stride;
+  if ((a.rows > 1 && b.rows > 1 && a.stride != b.stride) || stride <= 0)
+    return true;
+  int64_t runA = a.rows > 1 ? a.run : a.hi - a.lo;
+  int64_t runB = b.rows > 1 ? b.run : b.hi - b.lo;
+  // Row r1 of a meets row r2 of b iff d - runA < (r1 - r2) stride < d + runB.
+  int64_t d = b.lo - a.lo;
+  int64_t kMin = floorDiv(d - runA, stride) + 1;
+  int64_t kMax = -floorDiv(-(d + runB), stride) - 1;
+  return std::max(kMin, -(b.rows - 1)) <= std::min(kMax, a.rows - 1);
+}
 
 struct InFlight {
   Access access;
@@ -238,9 +265,8 @@ struct Simulator::State {
       }
       for (const Access &access : w.accesses) {
         for (const InFlight &f : inFlight) {
-          if (f.access.buffer != access.buffer || f.access.hi <= access.lo ||
-              access.hi <= f.access.lo || !(f.access.write || access.write) ||
-              start >= f.end)
+          if (!(f.access.write || access.write) || start >= f.end ||
+              !overlaps(f.access, access))
             continue;
           return error(pc, formatv("{0} elements {1}..{2} of {3} at cycle "
                                    "{4:f0}, which pc {5} {6} until cycle "
@@ -404,11 +430,13 @@ Error Simulator::State::executeTransfer(uint64_t pc, const Instruction &inst) {
   double beatBytes = config.portBytesPerCycle;
   double busBytes = shape.rows * std::ceil(length * 2 / beatBytes) * beatBytes;
   UnitWork work{unit, busBytes / beatBytes, {}};
-  work.accesses.push_back(
-      {kDramBuffer, dramBase, extent(dramBase, shape.dramStride), !isLoad});
+  work.accesses.push_back({kDramBuffer, dramBase,
+                           extent(dramBase, shape.dramStride), !isLoad,
+                           shape.rows, shape.dramStride, length});
   for (int target : targets)
-    work.accesses.push_back(
-        {target, bufferBase, extent(bufferBase, shape.bufferStride), isLoad});
+    work.accesses.push_back({target, bufferBase,
+                             extent(bufferBase, shape.bufferStride), isLoad,
+                             shape.rows, shape.bufferStride, length});
   if (Error e = issue(pc, work, busBytes))
     return e;
   uint16_t *dramData = dram.get();
@@ -443,7 +471,7 @@ Error Simulator::State::executeVector(uint64_t pc, const Instruction &inst) {
   auto lengthOf = [&](StringRef field) -> int64_t {
     return reg(inst.get(field));
   };
-  SmallVector<UnitWork> work;
+  SmallVector<UnitWork, 4> work;
   int64_t length = 0;
   // The unit's occupancy, by the instruction's cost in ISA.def.
   auto cycles = [&]() -> double {

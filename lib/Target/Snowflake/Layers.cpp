@@ -211,14 +211,15 @@ LogicalResult LayerBuilder::visitGemmLike(Operation *op, Value a, Value b,
   std::vector<float> bias;
   if (c) {
     auto cType = cast<RankedTensorType>(c.getType());
-    if (cType.getNumElements() != n ||
-        (cType.getRank() == 2 && cType.getDimSize(1) != n))
+    bool scalar = cType.getNumElements() == 1;
+    if (!scalar && (cType.getNumElements() != n ||
+                    (cType.getRank() == 2 && cType.getDimSize(1) != n)))
       return error(op) << "only a bias of one value per output column runs "
                           "on the accelerator";
     FailureOr<std::vector<float>> values = constantFloats(op, c);
     if (failed(values))
       return failure();
-    bias = std::move(*values);
+    bias = scalar ? std::vector<float>(n, values->front()) : std::move(*values);
     for (float &v : bias)
       v *= beta;
   }
@@ -398,6 +399,9 @@ LogicalResult LayerBuilder::visitConcat(ConcatOp op) {
 }
 
 LogicalResult LayerBuilder::collectArmTail(Operation *first) {
+  if (model.layers.empty())
+    return error(first) << "runs on the Zynq's ARM only as the final "
+                           "normalisation after the accelerator's layers";
   llvm::SmallPtrSet<Operation *, 8> tail;
   for (Operation *op = first; op; op = op->getNextNode()) {
     if (isa<func::ReturnOp>(op))
@@ -471,6 +475,18 @@ FailureOr<LayeredModel> LayerBuilder::run() {
                 return error(pool) << "averages over the real elements of "
                                       "padded windows (count_include_pad = "
                                       "0), which a convolution cannot";
+              // ceil_mode's last windows may reach past the padding, and
+              // average fewer elements.
+              auto in = cast<RankedTensorType>(pool.getInput().getType());
+              auto out = cast<RankedTensorType>(pool.getType());
+              for (int d = 0; d < 2; ++d)
+                if ((out.getDimSize(2 + d) - 1) * pool.getStrides()[d] +
+                        pool.getKernelShape()[d] >
+                    in.getDimSize(2 + d) + pool.getPads()[d] +
+                        pool.getPads()[2 + d])
+                  return error(pool) << "has windows that reach past the "
+                                        "padding (ceil_mode), which average "
+                                        "fewer elements than a convolution";
               return visitAveragePool(pool, pool.getInput(),
                                       pool.getKernelShape(), pool.getStrides(),
                                       pool.getPads());
