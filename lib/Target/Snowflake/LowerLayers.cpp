@@ -11,13 +11,13 @@
 
 #include "dlc/Dialect/DLC/IR/DLCOps.h"
 #include "dlc/Support/EntrySignature.h"
+#include "dlc/Target/Snowflake/Half.h"
 #include "dlc/Target/Snowflake/ISA.h"
 #include "dlc/Target/Snowflake/Passes.h"
 #include "dlc/Target/Snowflake/SnowflakeHardware.h"
 
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/APFloat.h"
 
 namespace dlc::snowflake {
 #define GEN_PASS_DEF_LOWERLAYERS
@@ -29,14 +29,6 @@ using namespace dlc;
 using namespace dlc::snowflake;
 
 namespace {
-
-uint16_t toHalf(float value) {
-  llvm::APFloat f(value);
-  bool losesInfo;
-  f.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
-            &losesInfo);
-  return static_cast<uint16_t>(f.bitcastToAPInt().getZExtValue());
-}
 
 constexpr uint16_t kHalfMinusInfinity = 0xfc00;
 constexpr unsigned kAllUnits = (1u << 12) - 1;
@@ -175,7 +167,7 @@ private:
   int64_t appendData(ArrayRef<float> values) {
     int64_t at = dataAddress + data.size();
     for (float v : values)
-      data.push_back(toHalf(v));
+      data.push_back(floatToHalf(v));
     // Segments start on whole 64-bit beats.
     while (data.size() % 4)
       data.push_back(0);

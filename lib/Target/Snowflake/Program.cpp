@@ -213,7 +213,8 @@ LogicalResult dlc::snowflake::assemble(SourceMgr &sourceMgr, Program &program) {
 }
 
 Error dlc::snowflake::disassemble(const Program &program, raw_ostream &os,
-                                  ArrayRef<std::string> comments) {
+                                  ArrayRef<std::string> comments,
+                                  bool withData) {
   std::vector<Instruction> decoded;
   std::set<int64_t> targets;
   for (auto [pc, word] : llvm::enumerate(program.text)) {
@@ -261,6 +262,12 @@ Error dlc::snowflake::disassemble(const Program &program, raw_ostream &os,
   }
   if (targets.count(program.text.size()))
     os << "L" << program.text.size() << ":\n";
+  if (!withData) {
+    os << "# .data " << program.dataAddress << ": " << program.data.size() / 2
+       << " 16-bit elements (in the binary image; `dlc-translate "
+          "--snowflake-disassemble` prints them)\n";
+    return Error::success();
+  }
   os << ".data " << program.dataAddress << "\n";
   constexpr size_t kPerLine = 8;
   for (size_t i = 0; i < program.data.size(); i += 2 * kPerLine) {

@@ -10,6 +10,7 @@
 #include "dlc/Target/Snowflake/SnowflakeExecutor.h"
 
 #include "dlc/Simulator/Snowflake/Simulator.h"
+#include "dlc/Target/Snowflake/Half.h"
 #include "dlc/Target/Snowflake/ISA.h"
 #include "dlc/Target/Snowflake/Program.h"
 

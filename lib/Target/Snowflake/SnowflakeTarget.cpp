@@ -244,7 +244,8 @@ public:
                        return llvm::Error::success();
                      })) ||
         failed(write("program.s", [&](raw_ostream &os) {
-          return disassemble(emitted->program, os, emitted->comments);
+          return disassemble(emitted->program, os, emitted->comments,
+                             /*withData=*/false);
         })))
       return failure();
     if (OwningOpRef<ModuleOp> tail = extractArmTail(module))

@@ -89,12 +89,6 @@ private:
   std::unique_ptr<State> state;
 };
 
-/// IEEE half precision, as the simulator's arithmetic uses it: the float of
-/// `bits`, and the half nearest `value` (ties to even; overflow to
-/// infinity; NaN stays NaN).
-float halfToFloat(uint16_t bits);
-uint16_t floatToHalf(float value);
-
 } // namespace dlc::snowflake
 
 #endif // DLC_SIMULATOR_SNOWFLAKE_SIMULATOR_H

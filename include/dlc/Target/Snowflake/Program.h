@@ -56,10 +56,12 @@ mlir::LogicalResult assemble(llvm::SourceMgr &sourceMgr, Program &program);
 
 /// The assembly text of `program`. `comments`, when not empty, holds one
 /// note per instruction (the ONNX node it comes from), printed after the
-/// address and encoding. An undecodable word is an error naming its
-/// address.
+/// address and encoding. Without `withData` the data section is one
+/// comment (a listing of a model's instructions, without its weights). An
+/// undecodable word is an error naming its address.
 llvm::Error disassemble(const Program &program, llvm::raw_ostream &os,
-                        llvm::ArrayRef<std::string> comments = {});
+                        llvm::ArrayRef<std::string> comments = {},
+                        bool withData = true);
 
 } // namespace dlc::snowflake
 
