@@ -75,18 +75,26 @@ FailureOr<ConvGeometry> dlc::snowflake::getConvGeometry(
       row += conv.kW * cr;
       continue;
     }
+    // Channels that do not fit are split in equal pieces, so that two
+    // pieces share a chunk instead of a long one and a short one each
+    // taking a chunk.
+    int64_t pieces = (cr + chunkCapacity - 1) / chunkCapacity;
+    int64_t piece = (cr + pieces - 1) / pieces;
     for (int64_t kw = 0; kw < conv.kW; ++kw)
-      for (int64_t c = 0; c < cr; c += chunkCapacity) {
-        int64_t length = std::min(chunkCapacity, cr - c);
+      for (int64_t c = 0; c < cr; c += piece) {
+        int64_t length = std::min(piece, cr - c);
         g.traces.push_back({base + kw * conv.dilationW * cr + c, length, row});
         row += length;
       }
   }
-  // Chunks: consecutive traces while they fit.
+  // Chunks: consecutive traces while they fit; the bias row is only in
+  // the first.
   for (size_t t = 0; t < g.traces.size();) {
     Chunk chunk{t, t, g.traces[t].row, 0};
+    int64_t capacity =
+        g.chunks.empty() ? chunkCapacity : chunkCapacity + biasRows;
     while (chunk.endTrace < g.traces.size() &&
-           chunk.rows + g.traces[chunk.endTrace].length <= chunkCapacity)
+           chunk.rows + g.traces[chunk.endTrace].length <= capacity)
       chunk.rows += g.traces[chunk.endTrace++].length;
     g.chunks.push_back(chunk);
     t = chunk.endTrace;
@@ -210,9 +218,9 @@ ConvPlan dlc::snowflake::planConv(const ConvLayer &conv, const ConvGeometry &g,
     }
     round.loadMaps = changed;
     round.mapsBroadcast = shared;
-    round.mapsSlot = !previous ? 0
-                     : changed ? 1 - previous->mapsSlot
-                               : previous->mapsSlot;
+    round.mapsSlot = !previous || s.inSlots == 1 ? 0
+                     : changed                   ? 1 - previous->mapsSlot
+                                                 : previous->mapsSlot;
     previous = &round;
   }
 
@@ -314,7 +322,7 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
     if (i + 1 < plan.steps.size() && plan.steps[i + 1].prefetch)
       overlapped += weightBytes(plan.steps[i + 1]);
     bool lastOfRound = step.chunk + 1 == g.chunks.size();
-    if (lastOfRound && step.round + 1 < plan.rounds.size() &&
+    if (s.inSlots == 2 && lastOfRound && step.round + 1 < plan.rounds.size() &&
         plan.rounds[step.round + 1].loadMaps) {
       const Round &next = plan.rounds[step.round + 1];
       overlapped += (next.mapsBroadcast ? 1 : llvm::popcount(next.activeMask)) *
@@ -331,6 +339,10 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
               tileBytes);
     else if (step.loadWeights && !step.prefetch)
       exposed += transferCycles(weightBytes(step));
+    if (i > 0 && s.inSlots == 1 && step.chunk == 0 && round.loadMaps)
+      exposed += transferCycles(
+          (round.mapsBroadcast ? 1 : llvm::popcount(round.activeMask)) *
+          tileBytes);
     est.cycles += exposed + std::max(compute, transferCycles(overlapped));
     est.readBytes += weightBytes(step);
     if (step.chunk == 0 && round.loadMaps)
@@ -360,28 +372,30 @@ dlc::snowflake::chooseConvSchedule(const ConvLayer &conv, const ConvGeometry &g,
     for (LoopOrder order : {LoopOrder::MLoop, LoopOrder::KLoop}) {
       if (policy != LoopOrder::Auto && policy != order)
         continue;
-      for (int64_t rows = 1; rows <= conv.out.h; ++rows) {
-        ConvSchedule s;
-        s.blockSplit = split;
-        s.bandRows = rows;
-        s.order = order;
-        s.tileRows =
-            (rows - 1) * conv.strideH + (conv.kH - 1) * conv.dilationH + 1;
-        s.inSlot = s.tileRows * g.tileCols * g.windowChannels;
-        s.outSlot = rows * conv.out.w * kBlockChannels;
-        s.partialSlot = rows * conv.out.w * partialPerPixel;
-        if (2 * s.inSlot + 2 * s.outSlot + s.partialSlot >
-            hw.mapsBufferElements)
-          break;
-        Estimate e = estimate(conv, g, s, hw);
-        s.predictedCycles = static_cast<int64_t>(std::ceil(e.cycles));
-        s.dramReadBytes = e.readBytes;
-        s.dramWriteBytes = e.writeBytes;
-        if (!best || e.cycles < bestCycles) {
-          best = s;
-          bestCycles = e.cycles;
+      for (int64_t slots : {2, 1})
+        for (int64_t rows = 1; rows <= conv.out.h; ++rows) {
+          ConvSchedule s;
+          s.blockSplit = split;
+          s.bandRows = rows;
+          s.order = order;
+          s.inSlots = slots;
+          s.tileRows =
+              (rows - 1) * conv.strideH + (conv.kH - 1) * conv.dilationH + 1;
+          s.inSlot = s.tileRows * g.tileCols * g.windowChannels;
+          s.outSlot = rows * conv.out.w * kBlockChannels;
+          s.partialSlot = rows * conv.out.w * partialPerPixel;
+          if (slots * s.inSlot + 2 * s.outSlot + s.partialSlot >
+              hw.mapsBufferElements)
+            break;
+          Estimate e = estimate(conv, g, s, hw);
+          s.predictedCycles = static_cast<int64_t>(std::ceil(e.cycles));
+          s.dramReadBytes = e.readBytes;
+          s.dramWriteBytes = e.writeBytes;
+          if (!best || e.cycles < bestCycles) {
+            best = s;
+            bestCycles = e.cycles;
+          }
         }
-      }
     }
   }
   if (!best) {

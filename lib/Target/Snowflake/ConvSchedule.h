@@ -76,9 +76,12 @@ struct ConvSchedule {
   /// MLoop: for each group of blocks, for each group of bands (each CU
   /// keeps its weights, the maps are reloaded); KLoop the other way.
   LoopOrder order = LoopOrder::MLoop;
-  /// Maps buffer layout (elements, per CU).
+  /// Maps buffer layout (elements, per CU). With one input slot (when two
+  /// do not fit a band worth having), a round's tiles load after the
+  /// previous round, not during it.
   int64_t tileRows = 0;
   int64_t inSlot = 0, outSlot = 0, partialSlot = 0;
+  int64_t inSlots = 2;
   int64_t predictedCycles = 0;
   int64_t dramReadBytes = 0, dramWriteBytes = 0;
 };
@@ -106,7 +109,8 @@ struct Round {
   /// Output rows the CUs compute (the most any active CU's band has).
   int64_t computeRows = 0;
   /// The maps slot the round reads; whether its tiles are loaded for it
-  /// (during the previous round), once for every CU when they share it.
+  /// (during the previous round with two slots, at its start with one),
+  /// once for every CU when they share it.
   int mapsSlot = 0;
   bool loadMaps = false, mapsBroadcast = false;
   unsigned activeMask = 0;

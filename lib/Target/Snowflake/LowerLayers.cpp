@@ -218,9 +218,10 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
 
   // Maps buffer of each CU: two input tiles, two output slots, the partial
   // sums.
-  int64_t inBase[2] = {0, s.inSlot};
-  int64_t outBase[2] = {2 * s.inSlot, 2 * s.inSlot + s.outSlot};
-  int64_t partialBase = 2 * s.inSlot + 2 * s.outSlot;
+  int64_t inEnd = s.inSlots * s.inSlot;
+  int64_t inBase[2] = {0, s.inSlots == 2 ? s.inSlot : 0};
+  int64_t outBase[2] = {inEnd, inEnd + s.outSlot};
+  int64_t partialBase = inEnd + 2 * s.outSlot;
   int64_t slotElements = g.slotRows * kLanes;
   int64_t cr = g.windowChannels;
   int64_t tileRowElements = g.tileCols * cr;
@@ -380,7 +381,7 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
   // Prologue: the padding of both input slots, then the first tiles.
   if (padded) {
     VFillOp::create(w.b, w.getLoc(), (1u << kComputeUnits) - 1, w.constant(0),
-                    w.constant(0), w.constant(2 * s.inSlot));
+                    w.constant(0), w.constant(inEnd));
     w.sync(maxMask(0xf));
   }
   loadMaps(plan.rounds.front());
@@ -394,15 +395,21 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
     w.sync(firstOfRound
                ? kAllUnits
                : macMask(0xf) | maxMask(0xf) | ((1u << kLoadStoreUnits) - 1));
-    if (step.loadWeights && !step.prefetch && i > 0) {
+    // What could not be loaded during the previous step (one slot).
+    bool mapsNow = s.inSlots == 1 && firstOfRound && step.round > 0 &&
+                   plan.rounds[step.round].loadMaps;
+    bool weightsNow = step.loadWeights && !step.prefetch && i > 0;
+    if (mapsNow)
+      loadMaps(plan.rounds[step.round]);
+    if (weightsNow)
       loadWeights(step);
-      w.sync((1u << kLoadStoreUnits) - 1);
-    }
+    if (mapsNow || weightsNow)
+      w.sync(((1u << kLoadStoreUnits) - 1) | maxMask(0xf));
     if (i + 1 < plan.steps.size() && plan.steps[i + 1].prefetch)
       loadWeights(plan.steps[i + 1]);
     if (firstOfRound && step.round > 0)
       storeOutputs(plan.rounds[step.round - 1]);
-    if (lastOfRound && step.round + 1 < plan.rounds.size() &&
+    if (s.inSlots == 2 && lastOfRound && step.round + 1 < plan.rounds.size() &&
         plan.rounds[step.round + 1].loadMaps)
       loadMaps(plan.rounds[step.round + 1]);
     compute(step);
