@@ -585,12 +585,13 @@ FailureOr<LayerResult> Lowering::lowerElementwise(const Layer &layer) {
            << ") reads or writes a channel slice, which elementwise layers "
               "do not";
   int64_t total = e.out.getElements();
-  // Per CU: two slots of each operand (double buffering); the sum goes
-  // over the left operand.
+  // Per CU: two slots of each operand and of the result (double
+  // buffering: a round's loads go where the round before last read, its
+  // result where the round before last was stored from).
   int64_t operands = e.rhs ? 2 : 1;
   // Every CU takes an equal piece, at most what its slots hold.
   int64_t piece =
-      std::min(hw.mapsBufferElements / (2 * operands) / 4 * 4,
+      std::min(hw.mapsBufferElements / (2 * (operands + 1)) / 4 * 4,
                ((total + kComputeUnits - 1) / kComputeUnits + 3) / 4 * 4);
   int64_t perRound = piece * kComputeUnits;
   size_t rounds = (total + perRound - 1) / perRound;
@@ -599,8 +600,9 @@ FailureOr<LayerResult> Lowering::lowerElementwise(const Layer &layer) {
     return std::make_pair(first,
                           std::max<int64_t>(0, std::min(piece, total - first)));
   };
+  // Operand `operand` of round r (operand `operands`: the result).
   auto slot = [&](size_t r, int64_t operand) {
-    return ((r & 1) * operands + operand) * piece;
+    return ((r & 1) * (operands + 1) + operand) * piece;
   };
   auto load = [&](size_t r) {
     for (unsigned cu = 0; cu < kComputeUnits; ++cu) {
@@ -618,8 +620,8 @@ FailureOr<LayerResult> Lowering::lowerElementwise(const Layer &layer) {
     for (unsigned cu = 0; cu < kComputeUnits; ++cu) {
       auto [first, count] = range(r, cu);
       if (count)
-        w.transfer(Role::Store, false, cu, slot(r, 0), e.out.address + first, 1,
-                   count, 0, 0);
+        w.transfer(Role::Store, false, cu, slot(r, operands),
+                   e.out.address + first, 1, count, 0, 0);
     }
   };
   load(0);
@@ -638,12 +640,13 @@ FailureOr<LayerResult> Lowering::lowerElementwise(const Layer &layer) {
       }
     Value a = w.constant(slot(r, 0));
     Value b = e.rhs ? w.constant(slot(r, 1)) : a;
+    Value result = w.constant(slot(r, operands));
     Location loc = w.getLoc();
     if (e.rhs)
-      VAddOp::create(w.b, loc, cus, a, a, b, w.constant(length),
+      VAddOp::create(w.b, loc, cus, result, a, b, w.constant(length),
                      e.relu ? 1 : 0);
     else
-      VMaxOp::create(w.b, loc, cus, a, a, a, w.constant(length), 1);
+      VMaxOp::create(w.b, loc, cus, result, a, a, w.constant(length), 1);
   }
   w.sync(kAllUnits);
   store(rounds - 1);
