@@ -4,6 +4,8 @@
 
 #include "dlc/Transforms/Passes.h"
 
+#include "mlir/AsmParser/AsmParser.h"
+
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -29,6 +31,20 @@ void registerBuiltinTargets();
 static void ensureBuiltinTargets() {
   static std::once_flag once;
   std::call_once(once, [] { registerBuiltinTargets(); });
+}
+
+mlir::FailureOr<HardwareAttr>
+dlc::parseManifestHardware(const ArtifactManifest &manifest,
+                           mlir::Location loc) {
+  mlir::MLIRContext *context = loc.getContext();
+  context->loadDialect<DLCDialect>();
+  auto hardware = llvm::dyn_cast_or_null<HardwareAttr>(
+      mlir::parseAttribute(manifest.hardware, context));
+  if (!hardware)
+    return mlir::emitError(loc)
+           << "the manifest's hardware '" << manifest.hardware
+           << "' is not a #dlc.hardware description";
+  return hardware;
 }
 
 void dlc::registerTarget(std::unique_ptr<Target> target) {

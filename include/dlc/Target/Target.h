@@ -116,6 +116,11 @@ public:
                 mlir::MLIRContext *context) const = 0;
 };
 
+/// The `#dlc.hardware` a manifest records (what `loadArtifacts` runs with);
+/// an error at `loc` when it is not one.
+mlir::FailureOr<HardwareAttr>
+parseManifestHardware(const ArtifactManifest &manifest, mlir::Location loc);
+
 /// Registers a target under its name; called once per target at start-up.
 void registerTarget(std::unique_ptr<Target> target);
 

@@ -352,6 +352,17 @@ FailureOr<ProgramOp> dlc::snowflake::getProgram(ModuleOp module) {
   return *programs.begin();
 }
 
+/// The emitted program of a translation's input module.
+static FailureOr<EmittedProgram> emitModule(Operation *op) {
+  auto module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    return op->emitError("expected a module");
+  FailureOr<ProgramOp> program = getProgram(module);
+  if (failed(program))
+    return failure();
+  return emitProgram(*program);
+}
+
 void dlc::snowflake::registerSnowflakeEmissionTranslations() {
   auto dialects = [](DialectRegistry &registry) {
     registry.insert<SnowflakeDialect, arith::ArithDialect, scf::SCFDialect>();
@@ -360,12 +371,7 @@ void dlc::snowflake::registerSnowflakeEmissionTranslations() {
       "snowflake-emit-binary",
       "A snowflake.program with registers to its binary image",
       [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
-        FailureOr<ProgramOp> program =
-            module ? getProgram(module) : FailureOr<ProgramOp>(failure());
-        if (failed(program))
-          return failure();
-        FailureOr<EmittedProgram> emitted = emitProgram(*program);
+        FailureOr<EmittedProgram> emitted = emitModule(op);
         if (failed(emitted))
           return failure();
         writeImage(emitted->program, os);
@@ -377,12 +383,7 @@ void dlc::snowflake::registerSnowflakeEmissionTranslations() {
       "A snowflake.program with registers to its listing (address, "
       "encoding, instruction, ONNX node)",
       [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
-        FailureOr<ProgramOp> program =
-            module ? getProgram(module) : FailureOr<ProgramOp>(failure());
-        if (failed(program))
-          return failure();
-        FailureOr<EmittedProgram> emitted = emitProgram(*program);
+        FailureOr<EmittedProgram> emitted = emitModule(op);
         if (failed(emitted))
           return failure();
         if (llvm::Error error =

@@ -312,13 +312,10 @@ public:
   FailureOr<std::unique_ptr<Executable>>
   loadArtifacts(StringRef dir, const ArtifactManifest &manifest,
                 MLIRContext *context) const override {
-    context->loadDialect<DLCDialect>();
     Location loc = FileLineColLoc::get(context, dir, 0, 0);
-    auto hardware = dyn_cast_or_null<HardwareAttr>(
-        parseAttribute(manifest.hardware, context));
-    if (!hardware)
-      return emitError(loc) << "the manifest's hardware '" << manifest.hardware
-                            << "' is not a #dlc.hardware description";
+    FailureOr<HardwareAttr> hardware = parseManifestHardware(manifest, loc);
+    if (failed(hardware))
+      return failure();
     SmallString<256> path(dir);
     llvm::sys::path::append(path, "program.bin");
     auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
@@ -343,7 +340,7 @@ public:
     return loadSnowflakeImage(
         FileLineColLoc::get(context, path, 0, 0),
         ArrayRef(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()),
-        manifest, SnowflakeHardware::get(hardware), std::move(tail));
+        manifest, SnowflakeHardware::get(*hardware), std::move(tail));
   }
 };
 

@@ -162,15 +162,12 @@ public:
   FailureOr<std::unique_ptr<Executable>>
   loadArtifacts(StringRef dir, const ArtifactManifest &manifest,
                 MLIRContext *context) const override {
-    context->loadDialect<DLCDialect>();
     Location loc = FileLineColLoc::get(context, dir, 0, 0);
-    auto hardware = dyn_cast_or_null<HardwareAttr>(
-        parseAttribute(manifest.hardware, context));
-    if (!hardware)
-      return emitError(loc) << "the manifest's hardware '" << manifest.hardware
-                            << "' is not a #dlc.hardware description";
+    FailureOr<HardwareAttr> hardware = parseManifestHardware(manifest, loc);
+    if (failed(hardware))
+      return failure();
     return sunway::loadSunwayArtifacts(loc, dir, manifest,
-                                       sunway::SunwayHardware::get(hardware),
+                                       sunway::SunwayHardware::get(*hardware),
                                        /*ownsDir=*/false);
   }
 };
