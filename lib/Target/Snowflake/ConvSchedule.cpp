@@ -359,6 +359,22 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
 
 } // namespace
 
+int64_t dlc::snowflake::estimateStreamingLayer(int64_t rounds,
+                                               double computePerRound,
+                                               int64_t totalBytes,
+                                               int64_t firstBytes,
+                                               const SnowflakeHardware &hw) {
+  auto transfer = [&](int64_t bytes) {
+    return std::max(bytes / hw.getDramBytesPerCycle(),
+                    bytes / double(kLoadStoreUnits * hw.portBytesPerCycle)) +
+           hw.dramLatencyCycles;
+  };
+  double cycles =
+      transfer(firstBytes) + std::max(rounds * (computePerRound + 30),
+                                      transfer(totalBytes - firstBytes));
+  return static_cast<int64_t>(std::ceil(cycles));
+}
+
 FailureOr<ConvSchedule>
 dlc::snowflake::chooseConvSchedule(const ConvLayer &conv, const ConvGeometry &g,
                                    const SnowflakeHardware &hw,

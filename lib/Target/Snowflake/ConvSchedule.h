@@ -95,6 +95,13 @@ mlir::FailureOr<ConvSchedule> chooseConvSchedule(const ConvLayer &conv,
                                                  LoopOrder policy,
                                                  std::string &error);
 
+/// The model's estimate of a layer on the MAX units (pooling, sums): its
+/// rounds each compute for `computePerRound` cycles while the rest of its
+/// `totalBytes` move; the first round's `firstBytes` are exposed.
+int64_t estimateStreamingLayer(int64_t rounds, double computePerRound,
+                               int64_t totalBytes, int64_t firstBytes,
+                               const SnowflakeHardware &hw);
+
 /// Bands of output rows: band j of image n covers rows [oh0, oh0 +
 /// bandRows) of it.
 struct Band {

@@ -573,6 +573,15 @@ FailureOr<LayerResult> Lowering::lowerPool(const Layer &layer) {
   LayerResult result;
   result.readBytes = in.getElements() * 2;
   result.writeBytes = out.getElements() * 2;
+  // Per round: each window element a vmax of C elements (16 a cycle, or
+  // the control core's two instructions), the tiles in and the rows out.
+  double windowCycles = std::max<double>(1, offsets.size() - 1) *
+                        std::max<double>((c + kLanes - 1) / kLanes, 2);
+  int64_t cus = std::min<int64_t>(kComputeUnits, bands.size());
+  int64_t tileBytes = 2 * tileRows * in.w * c;
+  result.predictedCycles = estimateStreamingLayer(
+      roundsCount, bandRows * out.w * (windowCycles + 4),
+      bands.size() * tileBytes + result.writeBytes, cus * tileBytes, hw);
   return result;
 }
 
@@ -654,6 +663,10 @@ FailureOr<LayerResult> Lowering::lowerElementwise(const Layer &layer) {
   LayerResult result;
   result.readBytes = total * 2 * operands;
   result.writeBytes = total * 2;
+  result.predictedCycles =
+      estimateStreamingLayer(rounds, (piece + kLanes - 1) / kLanes,
+                             result.readBytes + result.writeBytes,
+                             std::min(total, perRound) * 2 * operands, hw);
   return result;
 }
 

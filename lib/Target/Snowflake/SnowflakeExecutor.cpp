@@ -20,20 +20,13 @@ using namespace dlc::snowflake;
 
 namespace {
 
-int64_t countElements(ArrayRef<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
-}
-
 /// A tensor's placement, as the manifest records it.
 struct Placement {
   std::string name;
   int64_t address = 0;
   std::vector<int64_t> shape, strides;
 
-  int64_t getNumElements() const { return countElements(shape); }
+  int64_t getNumElements() const { return ShapedType::getNumElements(shape); }
   /// The DRAM element of row-major element `index`.
   int64_t getAddress(int64_t index) const {
     int64_t at = address;
@@ -117,19 +110,19 @@ public:
           manifest.signature.inputs.size(), outputSpecs.size());
     for (auto [placed, spec] :
          llvm::zip(this->inputs, manifest.signature.inputs))
-      if (placed.getNumElements() != countElements(spec.shape))
-        return llvm::createStringError("input '%s' is placed with %lld "
-                                       "elements for %lld",
-                                       spec.name.c_str(),
-                                       (long long)placed.getNumElements(),
-                                       (long long)countElements(spec.shape));
+      if (placed.getNumElements() != ShapedType::getNumElements(spec.shape))
+        return llvm::createStringError(
+            "input '%s' is placed with %lld "
+            "elements for %lld",
+            spec.name.c_str(), (long long)placed.getNumElements(),
+            (long long)ShapedType::getNumElements(spec.shape));
     for (auto [placed, spec] : llvm::zip(this->outputs, outputSpecs))
-      if (placed.getNumElements() != countElements(spec.shape))
-        return llvm::createStringError("output '%s' is placed with %lld "
-                                       "elements for %lld",
-                                       spec.name.c_str(),
-                                       (long long)placed.getNumElements(),
-                                       (long long)countElements(spec.shape));
+      if (placed.getNumElements() != ShapedType::getNumElements(spec.shape))
+        return llvm::createStringError(
+            "output '%s' is placed with %lld "
+            "elements for %lld",
+            spec.name.c_str(), (long long)placed.getNumElements(),
+            (long long)ShapedType::getNumElements(spec.shape));
     // Each layer's program counters.
     layerOfPc.assign(program.text.size(), 0);
     const llvm::json::Array *layers = manifest.extra.getArray("layers");

@@ -53,13 +53,6 @@ HardwareAttr getSnowflakeDefaultHardware(MLIRContext *context) {
       hw.toTargetDictionary(context));
 }
 
-int64_t countElements(ArrayRef<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
-}
-
 /// The manifest's records of a program: where its tensors are, its layers
 /// with their program counters, the compulsory traffic.
 LogicalResult addRecords(ModuleOp module, ProgramOp program,
@@ -92,9 +85,9 @@ LogicalResult addRecords(ModuleOp module, ProgramOp program,
   manifest.extra["outputs"] = placements(program.getOutputs());
   int64_t compulsory = static_cast<int64_t>(emitted.program.data.size());
   for (const TensorSpec &spec : signature->inputs)
-    compulsory += 2 * countElements(spec.shape);
+    compulsory += 2 * ShapedType::getNumElements(spec.shape);
   for (const TensorSpec &spec : signature->outputs)
-    compulsory += 2 * countElements(spec.shape);
+    compulsory += 2 * ShapedType::getNumElements(spec.shape);
   manifest.extra["compulsory_dram_bytes"] = compulsory;
   llvm::json::Array layers;
   size_t pc = 0;
