@@ -8,6 +8,8 @@
 #ifndef DLC_LIB_TARGET_SNOWFLAKE_REGISTERRULES_H
 #define DLC_LIB_TARGET_SNOWFLAKE_REGISTERRULES_H
 
+#include "dlc/Dialect/Snowflake/IR/SnowflakeOps.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
@@ -19,13 +21,6 @@ namespace dlc::snowflake {
 /// r1..r30 hold values; r0 reads zero; r31 is the emitter's scratch.
 inline constexpr int kLastAllocatableRegister = 30;
 inline constexpr int kScratchRegister = 31;
-
-inline std::optional<int64_t> getConstantValue(mlir::Value value) {
-  llvm::APInt bits;
-  if (mlir::matchPattern(value, mlir::m_ConstantInt(&bits)))
-    return bits.getSExtValue();
-  return std::nullopt;
-}
 
 inline bool fitsSigned(int64_t value, unsigned bits) {
   return value >= -(int64_t(1) << (bits - 1)) &&

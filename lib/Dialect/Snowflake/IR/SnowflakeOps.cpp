@@ -143,7 +143,7 @@ const InstructionInfo *dlc::snowflake::getInstructionInfo(Operation *op) {
   return lookupMnemonic(op->getName().stripDialect());
 }
 
-static std::optional<int64_t> getConstant(Value value) {
+std::optional<int64_t> dlc::snowflake::getConstantValue(Value value) {
   APInt bits;
   if (matchPattern(value, m_ConstantInt(&bits)))
     return bits.getSExtValue();
@@ -160,8 +160,8 @@ struct BoundsChecker {
   /// [base, base + length x scale) inside a buffer of `size` elements.
   LogicalResult range(Value base, Value length, int64_t scale, int64_t size,
                       StringRef what) {
-    std::optional<int64_t> b = getConstant(base);
-    std::optional<int64_t> n = length ? getConstant(length) : 1;
+    std::optional<int64_t> b = getConstantValue(base);
+    std::optional<int64_t> n = length ? getConstantValue(length) : 1;
     if (n && *n < 1)
       return op->emitOpError() << "has length " << *n << ", not at least 1";
     if (b && *b < 0)
@@ -174,7 +174,7 @@ struct BoundsChecker {
   }
 
   LogicalResult weightsRow(Value row, Value length) {
-    std::optional<int64_t> r = getConstant(row);
+    std::optional<int64_t> r = getConstantValue(row);
     if (r && *r % kLanes)
       return op->emitOpError() << "has weights address " << *r
                                << ", not a multiple of " << kLanes;
@@ -231,30 +231,16 @@ LogicalResult dlc::snowflake::verifyInstructionOp(Operation *op) {
       })
       .Case([&](VBiasOp o) { return check.weightsRow(o.getRw(), Value()); })
       .Case([&](VWriteBackOp o) {
-        std::optional<int64_t> n = getConstant(o.getRn());
+        std::optional<int64_t> n = getConstantValue(o.getRn());
         if (n && (*n < 1 || *n > kVMACsPerUnit * kLanes))
           return LogicalResult(o.emitOpError()
                                << "writes back " << *n << " channels, not 1.."
                                << kVMACsPerUnit * kLanes);
         return check.range(o.getRd(), o.getRn(), 1, maps, "maps");
       })
-      .Case([&](VSaveOp o) {
-        std::optional<int64_t> base = getConstant(o.getRd());
-        if (base && *base + kSaved > maps)
-          return LogicalResult(o.emitOpError()
-                               << "reaches maps element " << *base + kSaved
-                               << ", past the " << maps
-                               << " elements of the buffer");
-        return success();
-      })
-      .Case([&](VRestoreOp o) {
-        std::optional<int64_t> base = getConstant(o.getRs());
-        if (base && *base + kSaved > maps)
-          return LogicalResult(o.emitOpError()
-                               << "reaches maps element " << *base + kSaved
-                               << ", past the " << maps
-                               << " elements of the buffer");
-        return success();
+      .Case<VSaveOp, VRestoreOp>([&](Operation *o) {
+        // The accumulators: 2 x 64 elements from the one register operand.
+        return check.range(o->getOperand(0), Value(), kSaved, maps, "maps");
       })
       .Case<VMaxOp, VAddOp>([&](auto o) {
         for (Value base : {o.getRd(), o.getRs1(), o.getRs2()})
@@ -266,9 +252,9 @@ LogicalResult dlc::snowflake::verifyInstructionOp(Operation *op) {
         for (Value base : {o.getRd(), o.getRs()})
           if (failed(check.range(base, o.getRl(), 1, maps, "maps")))
             return failure();
-        std::optional<int64_t> d = getConstant(o.getRd()),
-                               s = getConstant(o.getRs()),
-                               n = getConstant(o.getRl());
+        std::optional<int64_t> d = getConstantValue(o.getRd()),
+                               s = getConstantValue(o.getRs()),
+                               n = getConstantValue(o.getRl());
         if (d && s && n && *s < *d + *n && *d < *s + *n)
           return LogicalResult(
               o.emitOpError("moves between overlapping ranges"));

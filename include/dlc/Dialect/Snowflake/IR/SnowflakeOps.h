@@ -10,6 +10,8 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
 
+#include <optional>
+
 #include "dlc/Dialect/Snowflake/IR/SnowflakeOpsDialect.h.inc"
 
 #define GET_ATTRDEF_CLASSES
@@ -23,6 +25,9 @@ struct InstructionInfo;
 /// attribute per other field, of the field's width; where an address or a
 /// length is a constant, that it stays inside the program's buffers.
 llvm::LogicalResult verifyInstructionOp(mlir::Operation *op);
+
+/// The value of an i32 register operand when a constant defines it.
+std::optional<int64_t> getConstantValue(mlir::Value value);
 
 /// The ISA row of an instruction op, or null for other ops.
 const InstructionInfo *getInstructionInfo(mlir::Operation *op);
