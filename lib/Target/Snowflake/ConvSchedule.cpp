@@ -62,42 +62,48 @@ FailureOr<ConvGeometry> dlc::snowflake::getConvGeometry(
     return failure();
   }
 
-  // Traces: a row of the window is one trace when its pixels are adjacent
-  // (no dilation along the width) and it fits a chunk; else one per
-  // window element, split further when the channels alone do not fit.
+  // Runs: the window's stretches that are adjacent in the tile, a whole
+  // row of it (kW x channels) unless dilated along the width.
+  struct Run {
+    int64_t offset, length;
+  };
+  std::vector<Run> runs;
   int64_t rowStride = g.tileCols * cr;
-  int64_t row = 0;
   for (int64_t kh = 0; kh < conv.kH; ++kh) {
     int64_t base = kh * conv.dilationH * rowStride;
-    if ((conv.dilationW == 1 || conv.kW == 1) &&
-        conv.kW * cr <= chunkCapacity) {
-      g.traces.push_back({base, conv.kW * cr, row});
-      row += conv.kW * cr;
+    if (conv.dilationW == 1 || conv.kW == 1) {
+      runs.push_back({base, conv.kW * cr});
       continue;
     }
-    // Channels that do not fit are split in equal pieces, so that two
-    // pieces share a chunk instead of a long one and a short one each
-    // taking a chunk.
-    int64_t pieces = (cr + chunkCapacity - 1) / chunkCapacity;
-    int64_t piece = (cr + pieces - 1) / pieces;
     for (int64_t kw = 0; kw < conv.kW; ++kw)
-      for (int64_t c = 0; c < cr; c += piece) {
-        int64_t length = std::min(piece, cr - c);
-        g.traces.push_back({base + kw * conv.dilationW * cr + c, length, row});
-        row += length;
-      }
+      runs.push_back({base + kw * conv.dilationW * cr, cr});
   }
-  // Chunks: consecutive traces while they fit; the bias row is only in
-  // the first.
-  for (size_t t = 0; t < g.traces.size();) {
-    Chunk chunk{t, t, g.traces[t].row, 0};
-    int64_t capacity =
-        g.chunks.empty() ? chunkCapacity : chunkCapacity + biasRows;
-    while (chunk.endTrace < g.traces.size() &&
-           chunk.rows + g.traces[chunk.endTrace].length <= capacity)
-      chunk.rows += g.traces[chunk.endTrace++].length;
-    g.chunks.push_back(chunk);
-    t = chunk.endTrace;
+  // Chunks: the fewest that hold the kernel (the first one holds the bias
+  // row too), as equal as they can be so that every step's compute hides
+  // the next step's weights; a run that crosses a chunk boundary is two
+  // traces.
+  int64_t chunkCount =
+      g.kernelRows <= chunkCapacity
+          ? 1
+          : 1 + ceilDiv(g.kernelRows - chunkCapacity, chunkCapacity + biasRows);
+  int64_t row = 0, chunkRows = 0;
+  for (const Run &run : runs) {
+    for (int64_t done = 0; done < run.length;) {
+      if (g.chunks.empty() || g.chunks.back().rows == chunkRows) {
+        int64_t left = chunkCount - static_cast<int64_t>(g.chunks.size());
+        chunkRows = std::min(g.chunks.empty() ? chunkCapacity
+                                              : chunkCapacity + biasRows,
+                             ceilDiv(g.kernelRows - row, left));
+        g.chunks.push_back({g.traces.size(), g.traces.size(), row, 0});
+      }
+      Chunk &chunk = g.chunks.back();
+      int64_t length = std::min(chunkRows - chunk.rows, run.length - done);
+      g.traces.push_back({run.offset + done, length, row});
+      chunk.rows += length;
+      chunk.endTrace = g.traces.size();
+      row += length;
+      done += length;
+    }
   }
   for (const Chunk &chunk : g.chunks)
     g.segmentElements.push_back(
@@ -158,7 +164,7 @@ std::vector<Band> dlc::snowflake::getBands(const DramView &out,
   std::vector<Band> bands;
   for (int64_t n = 0; n < out.n; ++n)
     for (int64_t row = 0; row < out.h; row += bandRows)
-      bands.push_back({n, row, std::min(bandRows, out.h - row)});
+      bands.push_back({n, row, std::min(bandRows, out.h - row), 0, out.w});
   return bands;
 }
 
@@ -166,8 +172,26 @@ ConvPlan dlc::snowflake::planConv(const ConvLayer &conv, const ConvGeometry &g,
                                   const ConvSchedule &s) {
   ConvPlan plan;
   plan.bands = getBands(conv.out, s.bandRows);
-  int64_t bands = plan.bands.size();
   int64_t bandSplit = kComputeUnits / s.blockSplit;
+  int64_t tail = static_cast<int64_t>(plan.bands.size()) % bandSplit;
+  if (s.splitTail && tail) {
+    // The pieces per band that make the tail's rounds cheapest.
+    int64_t width = conv.out.w, best = 1;
+    auto cost = [&](int64_t pieces) {
+      return ceilDiv(tail * pieces, bandSplit) * ceilDiv(width, pieces);
+    };
+    for (int64_t pieces = 2; pieces <= std::min(bandSplit, width); ++pieces)
+      if (cost(pieces) < cost(best))
+        best = pieces;
+    std::vector<Band> whole(plan.bands.end() - tail, plan.bands.end());
+    plan.bands.resize(plan.bands.size() - tail);
+    int64_t cols = ceilDiv(width, best);
+    for (const Band &band : whole)
+      for (int64_t col = 0; col < width; col += cols)
+        plan.bands.push_back({band.image, band.firstRow, band.rows, col,
+                              std::min(cols, width - col)});
+  }
+  int64_t bands = plan.bands.size();
   int64_t blockGroups = ceilDiv(g.blocks, s.blockSplit);
   int64_t bandGroups = ceilDiv(bands, bandSplit);
   auto add = [&](int64_t bg, int64_t jg) {
@@ -181,6 +205,7 @@ ConvPlan dlc::snowflake::planConv(const ConvLayer &conv, const ConvGeometry &g,
       if (active) {
         round.activeMask |= 1u << c;
         round.computeRows = std::max(round.computeRows, plan.bands[band].rows);
+        round.computeCols = std::max(round.computeCols, plan.bands[band].cols);
       }
     }
     plan.rounds.push_back(round);
@@ -294,7 +319,21 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
     double issue = 2.0 * (chunk.endTrace - chunk.firstTrace) + 9;
     pixelCycles.push_back(std::max(mac, issue));
   }
-  int64_t tileBytes = s.tileRows * g.tileCols * g.windowChannels * 2;
+  // A round's tiles: its bands' windows (one when broadcast).
+  auto tileBytes = [&](const Round &round) {
+    int64_t bytes = 0;
+    for (unsigned c = 0; c < kComputeUnits; ++c) {
+      if (round.block[c] < 0)
+        continue;
+      const Band &band = plan.bands[round.band[c]];
+      int64_t cols =
+          (band.cols - 1) * conv.strideW + (conv.kW - 1) * conv.dilationW + 1;
+      bytes += s.tileRows * cols * g.windowChannels * 2;
+      if (round.mapsBroadcast)
+        break;
+    }
+    return bytes;
+  };
   auto weightBytes = [&](const Step &step) -> int64_t {
     if (!step.loadWeights)
       return 0;
@@ -306,7 +345,8 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
     int64_t bytes = 0;
     for (unsigned c = 0; c < kComputeUnits; ++c)
       if (round.block[c] >= 0)
-        bytes += plan.bands[round.band[c]].rows * conv.out.w *
+        bytes += plan.bands[round.band[c]].rows *
+                 plan.bands[round.band[c]].cols *
                  std::min(kBlockChannels,
                           conv.out.c - round.block[c] * kBlockChannels) *
                  2;
@@ -317,38 +357,29 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
     const Step &step = plan.steps[i];
     const Round &round = plan.rounds[step.round];
     double compute =
-        round.computeRows * conv.out.w * pixelCycles[step.chunk] + 30;
+        round.computeRows * round.computeCols * pixelCycles[step.chunk] + 30;
     int64_t overlapped = 0;
     if (i + 1 < plan.steps.size() && plan.steps[i + 1].prefetch)
       overlapped += weightBytes(plan.steps[i + 1]);
     bool lastOfRound = step.chunk + 1 == g.chunks.size();
     if (s.inSlots == 2 && lastOfRound && step.round + 1 < plan.rounds.size() &&
         plan.rounds[step.round + 1].loadMaps) {
-      const Round &next = plan.rounds[step.round + 1];
-      overlapped += (next.mapsBroadcast ? 1 : llvm::popcount(next.activeMask)) *
-                    tileBytes;
+      overlapped += tileBytes(plan.rounds[step.round + 1]);
     }
     if (step.chunk == 0 && step.round > 0)
       overlapped += storeBytes(plan.rounds[step.round - 1]);
     // Loads that cannot overlap: the first step's, and a single slot's.
     double exposed = 0;
     if (i == 0)
-      exposed += transferCycles(
-          weightBytes(step) +
-          (round.mapsBroadcast ? 1 : llvm::popcount(round.activeMask)) *
-              tileBytes);
+      exposed += transferCycles(weightBytes(step) + tileBytes(round));
     else if (step.loadWeights && !step.prefetch)
       exposed += transferCycles(weightBytes(step));
     if (i > 0 && s.inSlots == 1 && step.chunk == 0 && round.loadMaps)
-      exposed += transferCycles(
-          (round.mapsBroadcast ? 1 : llvm::popcount(round.activeMask)) *
-          tileBytes);
+      exposed += transferCycles(tileBytes(round));
     est.cycles += exposed + std::max(compute, transferCycles(overlapped));
     est.readBytes += weightBytes(step);
     if (step.chunk == 0 && round.loadMaps)
-      est.readBytes +=
-          (round.mapsBroadcast ? 1 : llvm::popcount(round.activeMask)) *
-          tileBytes;
+      est.readBytes += tileBytes(round);
   }
   int64_t lastStores = storeBytes(plan.rounds.back());
   est.cycles += transferCycles(lastStores);
@@ -358,6 +389,20 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
 }
 
 } // namespace
+
+std::string dlc::snowflake::describeConvSchedule(const ConvGeometry &g,
+                                                 const ConvSchedule &s) {
+  return llvm::formatv("{0} block{1} x {2} band{3} of {4} row{5} per round, "
+                       "{6} input slot{7}, {8} weights chunk{9}{10}",
+                       s.blockSplit, s.blockSplit > 1 ? "s" : "",
+                       kComputeUnits / s.blockSplit,
+                       s.blockSplit < kComputeUnits ? "s" : "", s.bandRows,
+                       s.bandRows > 1 ? "s" : "", s.inSlots,
+                       s.inSlots > 1 ? "s" : "", g.chunks.size(),
+                       g.chunks.size() > 1 ? "s" : "",
+                       s.splitTail ? ", the last bands in column pieces" : "")
+      .str();
+}
 
 int64_t dlc::snowflake::estimateStreamingLayer(int64_t rounds,
                                                double computePerRound,
@@ -382,6 +427,26 @@ dlc::snowflake::chooseConvSchedule(const ConvLayer &conv, const ConvGeometry &g,
   std::optional<ConvSchedule> best;
   double bestCycles = 0;
   int64_t partialPerPixel = g.chunks.size() > 1 ? 2 * kBlockChannels : 0;
+  // Whether the schedule fits the maps buffer; the best one so far kept.
+  auto consider = [&](ConvSchedule s) {
+    s.tileRows =
+        (s.bandRows - 1) * conv.strideH + (conv.kH - 1) * conv.dilationH + 1;
+    s.inSlot = s.tileRows * g.tileCols * g.windowChannels;
+    s.outSlot = s.bandRows * conv.out.w * kBlockChannels;
+    s.partialSlot = s.bandRows * conv.out.w * partialPerPixel;
+    if (s.inSlots * s.inSlot + 2 * s.outSlot + s.partialSlot >
+        hw.mapsBufferElements)
+      return false;
+    Estimate e = estimate(conv, g, s, hw);
+    s.predictedCycles = static_cast<int64_t>(std::ceil(e.cycles));
+    s.dramReadBytes = e.readBytes;
+    s.dramWriteBytes = e.writeBytes;
+    if (!best || e.cycles < bestCycles) {
+      best = s;
+      bestCycles = e.cycles;
+    }
+    return true;
+  };
   for (int64_t split : {1, 2, 4}) {
     if (split > 1 && g.blocks < split)
       continue;
@@ -395,22 +460,12 @@ dlc::snowflake::chooseConvSchedule(const ConvLayer &conv, const ConvGeometry &g,
           s.bandRows = rows;
           s.order = order;
           s.inSlots = slots;
-          s.tileRows =
-              (rows - 1) * conv.strideH + (conv.kH - 1) * conv.dilationH + 1;
-          s.inSlot = s.tileRows * g.tileCols * g.windowChannels;
-          s.outSlot = rows * conv.out.w * kBlockChannels;
-          s.partialSlot = rows * conv.out.w * partialPerPixel;
-          if (slots * s.inSlot + 2 * s.outSlot + s.partialSlot >
-              hw.mapsBufferElements)
+          if (!consider(s))
             break;
-          Estimate e = estimate(conv, g, s, hw);
-          s.predictedCycles = static_cast<int64_t>(std::ceil(e.cycles));
-          s.dramReadBytes = e.readBytes;
-          s.dramWriteBytes = e.writeBytes;
-          if (!best || e.cycles < bestCycles) {
-            best = s;
-            bestCycles = e.cycles;
-          }
+          int64_t bands = conv.out.n * ceilDiv(conv.out.h, rows);
+          s.splitTail = true;
+          if (bands % (kComputeUnits / split))
+            consider(s);
         }
     }
   }

@@ -82,6 +82,10 @@ struct ConvSchedule {
   int64_t tileRows = 0;
   int64_t inSlot = 0, outSlot = 0, partialSlot = 0;
   int64_t inSlots = 2;
+  /// The bands that do not fill a last round of bands (27 rows on 4 CUs
+  /// leave 3) are cut into pieces of columns so that every CU takes one:
+  /// the CUs run in lockstep, so a round costs its largest piece.
+  bool splitTail = false;
   int64_t predictedCycles = 0;
   int64_t dramReadBytes = 0, dramWriteBytes = 0;
 };
@@ -95,6 +99,11 @@ mlir::FailureOr<ConvSchedule> chooseConvSchedule(const ConvLayer &conv,
                                                  LoopOrder policy,
                                                  std::string &error);
 
+/// The schedule in words for the report: the work split, the band shape,
+/// the input slots and the weights chunks.
+std::string describeConvSchedule(const ConvGeometry &geometry,
+                                 const ConvSchedule &schedule);
+
 /// The model's estimate of a layer on the MAX units (pooling, sums): its
 /// rounds each compute for `computePerRound` cycles while the rest of its
 /// `totalBytes` move; the first round's `firstBytes` are exposed.
@@ -102,10 +111,12 @@ int64_t estimateStreamingLayer(int64_t rounds, double computePerRound,
                                int64_t totalBytes, int64_t firstBytes,
                                const SnowflakeHardware &hw);
 
-/// Bands of output rows: band j of image n covers rows [oh0, oh0 +
-/// bandRows) of it.
+/// Bands of output rows: band j of image n covers rows [firstRow, firstRow
+/// + rows) of it and columns [firstCol, firstCol + cols) (all of them but
+/// in a convolution's split tail).
 struct Band {
   int64_t image, firstRow, rows;
+  int64_t firstCol, cols;
 };
 std::vector<Band> getBands(const DramView &out, int64_t bandRows);
 
@@ -113,8 +124,9 @@ std::vector<Band> getBands(const DramView &out, int64_t bandRows);
 struct Round {
   /// Per CU: block and band index, or -1 when the CU is idle.
   int64_t block[4], band[4];
-  /// Output rows the CUs compute (the most any active CU's band has).
-  int64_t computeRows = 0;
+  /// Output rows and columns the CUs compute (the most any active CU's
+  /// band has).
+  int64_t computeRows = 0, computeCols = 0;
   /// The maps slot the round reads; whether its tiles are loaded for it
   /// (during the previous round with two slots, at its start with one),
   /// once for every CU when they share it.

@@ -145,6 +145,7 @@ void emitLoop(CodeWriter &w, int64_t count, ValueRange inits,
 struct LayerResult {
   int64_t hardwareMacs = 0;
   std::string loopOrder = "none";
+  std::string schedule;
   int64_t predictedCycles = 0;
   int64_t readBytes = 0, writeBytes = 0;
 };
@@ -227,6 +228,11 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
   int64_t tileRowElements = g.tileCols * cr;
   const DramView &in = conv.in, &out = conv.out;
   bool padded = conv.padTop || conv.padLeft || conv.padBottom || conv.padRight;
+  // Column pieces load image columns where a whole band's tile keeps its
+  // padding, so with them every tile fills its padding columns itself.
+  bool fillColumns = padded && llvm::any_of(plan.bands, [&](const Band &band) {
+                       return band.cols < out.w;
+                     });
 
   auto loadMaps = [&](const Round &round) -> unsigned {
     unsigned lsus = 0;
@@ -243,10 +249,30 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
       int64_t firstRow = band.firstRow * conv.strideH - conv.padTop;
       int64_t lo = std::max<int64_t>(0, firstRow);
       int64_t hi = std::min<int64_t>(in.h, firstRow + s.tileRows);
-      int64_t cols = std::min<int64_t>(in.w, g.tileCols - conv.padLeft);
+      // The band's input columns [firstCol, firstCol + tileCols), those in
+      // the image from tile column `left`.
+      int64_t firstCol = band.firstCol * conv.strideW - conv.padLeft;
+      int64_t tileCols =
+          (band.cols - 1) * conv.strideW + (conv.kW - 1) * conv.dilationW + 1;
+      int64_t left = std::max<int64_t>(0, -firstCol);
+      int64_t cols =
+          std::min<int64_t>(in.w, firstCol + tileCols) - (firstCol + left);
       // Rows outside the image hold the padding.
       if (padded) {
         Value zero = w.constant(0);
+        if (fillColumns && hi > lo) {
+          int64_t right = tileCols - left - cols;
+          for (int64_t r = lo; r < hi; ++r) {
+            int64_t rowBase = base + (r - firstRow) * tileRowElements;
+            if (left)
+              VFillOp::create(w.b, w.getLoc(), cus, w.constant(rowBase), zero,
+                              w.constant(left * cr));
+            if (right > 0)
+              VFillOp::create(w.b, w.getLoc(), cus,
+                              w.constant(rowBase + (left + cols) * cr), zero,
+                              w.constant(right * cr));
+          }
+        }
         if (lo > firstRow)
           VFillOp::create(w.b, w.getLoc(), cus, w.constant(base), zero,
                           w.constant((lo - firstRow) * tileRowElements));
@@ -259,12 +285,12 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
       }
       if (hi <= lo)
         continue;
-      int64_t dram = in.address +
-                     ((band.image * in.h + lo) * in.w) * in.pixelStride +
-                     window;
-      int64_t dest =
-          base + (lo - firstRow) * tileRowElements + conv.padLeft * cr;
-      if (cr == in.c && in.isDense() && cols == in.w) {
+      int64_t dram =
+          in.address +
+          ((band.image * in.h + lo) * in.w + firstCol + left) * in.pixelStride +
+          window;
+      int64_t dest = base + (lo - firstRow) * tileRowElements + left * cr;
+      if (cr == in.c && in.isDense()) {
         lsus |= w.transfer(Role::Maps, true, buffer, dest, dram, hi - lo,
                            cols * cr, in.w * in.pixelStride, tileRowElements);
       } else {
@@ -311,10 +337,17 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
           std::min(kBlockChannels, out.c - round.block[c] * kBlockChannels);
       int64_t dram =
           out.address +
-          (band.image * out.h + band.firstRow) * out.w * out.pixelStride +
+          ((band.image * out.h + band.firstRow) * out.w + band.firstCol) *
+              out.pixelStride +
           round.block[c] * kBlockChannels;
-      lsus |= w.transfer(Role::Store, false, c, slot, dram, band.rows * out.w,
-                         channels, out.pixelStride, kBlockChannels);
+      // The slot's rows are out.w pixels apart: a column piece stores row
+      // by row.
+      int64_t rows = band.cols == out.w ? 1 : band.rows;
+      for (int64_t r = 0; r < rows; ++r)
+        lsus |= w.transfer(
+            Role::Store, false, c, slot + r * out.w * kBlockChannels,
+            dram + r * out.w * out.pixelStride, band.rows * band.cols / rows,
+            channels, out.pixelStride, kBlockChannels);
     }
     return lsus;
   };
@@ -351,7 +384,7 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
     if (partial)
       pixelSteps.push_back(2 * kBlockChannels);
     emitLoop(w, round.computeRows, rowInits, rowSteps, [&](ValueRange row) {
-      emitLoop(w, out.w, row, pixelSteps, [&](ValueRange pixel) {
+      emitLoop(w, round.computeCols, row, pixelSteps, [&](ValueRange pixel) {
         Location loc = w.getLoc();
         if (!first)
           VRestoreOp::create(w.b, loc, cus, pixel[2]);
@@ -420,13 +453,14 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
 
   LayerResult result;
   result.loopOrder = s.order == LoopOrder::MLoop ? "mloop" : "kloop";
+  result.schedule = describeConvSchedule(g, s);
   result.predictedCycles = s.predictedCycles;
   result.readBytes = s.dramReadBytes;
   result.writeBytes = s.dramWriteBytes;
   for (const Round &round : plan.rounds)
     result.hardwareMacs +=
         static_cast<int64_t>(llvm::popcount(round.activeMask)) *
-        round.computeRows * out.w * g.kernelRows * kBlockChannels;
+        round.computeRows * round.computeCols * g.kernelRows * kBlockChannels;
   return result;
 }
 
@@ -787,8 +821,8 @@ struct LowerLayersPass
       layers.push_back(LayerAttr::get(
           context, b.getStringAttr(layer.name), b.getStringAttr(layer.opType),
           b.getArrayAttr(fused), layer.macs, result->hardwareMacs,
-          b.getStringAttr(result->loopOrder), result->predictedCycles,
-          result->readBytes, result->writeBytes));
+          b.getStringAttr(result->loopOrder), b.getStringAttr(result->schedule),
+          result->predictedCycles, result->readBytes, result->writeBytes));
     }
     int64_t dataElements = lowering.data.size();
     if (dataAddress + dataElements > hw.dramElements) {

@@ -228,6 +228,8 @@ public:
       addCounters(stats, figures.extra);
       if (auto order = layer->getString("loop_order"))
         figures.extra["loop_order"] = order->str();
+      if (auto schedule = layer->getString("schedule"))
+        figures.extra["schedule"] = schedule->str();
     }
     // The ARM's layers are not timed (docs/Targets/Snowflake.md).
     if (const llvm::json::Array *arm = manifest.extra.getArray("arm_layers"))

@@ -109,6 +109,7 @@ LogicalResult addRecords(ModuleOp module, ProgramOp program,
                            {"macs", layer.getMacs()},
                            {"hardware_macs", layer.getHardwareMacs()},
                            {"loop_order", layer.getLoopOrder().getValue()},
+                           {"schedule", layer.getSchedule().getValue()},
                            {"predicted_cycles", layer.getPredictedCycles()},
                            {"first_pc", static_cast<int64_t>(first)},
                            {"end_pc", static_cast<int64_t>(pc)}});
@@ -278,6 +279,7 @@ public:
       figures.dramWriteBytes = layer.getDramWriteBytes();
       figures.extra["hardware_macs"] = layer.getHardwareMacs();
       figures.extra["loop_order"] = layer.getLoopOrder().getValue();
+      figures.extra["schedule"] = layer.getSchedule().getValue();
     }
     return report;
   }

@@ -4,7 +4,7 @@
 // the other fields attributes.
 // CHECK-LABEL: snowflake.program @all
 // CHECK-SAME: inputs = [#snowflake.dram_tensor<"x", address = 0, shape = [1, 16], strides = [16, 1]>]
-// CHECK-SAME: layers = [#snowflake.layer<name = "fc", op = "Gemm", fused = [], macs = 16, hardware_macs = 64, loop_order = "mloop", predicted_cycles = 10, dram_read_bytes = 64, dram_write_bytes = 2>]
+// CHECK-SAME: layers = [#snowflake.layer<name = "fc", op = "Gemm", fused = [], macs = 16, hardware_macs = 64, loop_order = "mloop", schedule = "", predicted_cycles = 10, dram_read_bytes = 64, dram_write_bytes = 2>]
 // CHECK: %[[C16:.*]] = arith.constant 16 : i32
 // CHECK: snowflake.lscfg unit(1) %[[C1:.*]], %[[C0:.*]], %[[C0]]
 // CHECK: snowflake.ld unit(1) buffer(4) %[[C0]], %[[C0]], %[[C16]]
@@ -28,7 +28,7 @@ snowflake.program @all attributes {
     data = dense<[15360, 16384]> : tensor<2xi16>,
     inputs = [#snowflake.dram_tensor<"x", address = 0, shape = [1, 16], strides = [16, 1]>],
     outputs = [#snowflake.dram_tensor<"y", address = 16, shape = [1, 1], strides = [1, 1]>],
-    layers = [#snowflake.layer<name = "fc", op = "Gemm", fused = [], macs = 16, hardware_macs = 64, loop_order = "mloop", predicted_cycles = 10, dram_read_bytes = 64, dram_write_bytes = 2>]} {
+    layers = [#snowflake.layer<name = "fc", op = "Gemm", fused = [], macs = 16, hardware_macs = 64, loop_order = "mloop", schedule = "", predicted_cycles = 10, dram_read_bytes = 64, dram_write_bytes = 2>]} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c16 = arith.constant 16 : i32

@@ -37,7 +37,7 @@ snowflake.program @fc attributes {
                   15360, 15360, 15360, 15360, 15360, 15360, 15360, 15360, 15360, 15360, 15360, 15360, 15360, 15360, 15360, 15360,
                   15360, 15360, 15360, 15360, 15360, 15360, 15360, 15360, 15360, 15360, 15360, 15360, 15360, 15360, 15360, 15360,
                   15360, 16384, 16896, 17408]> : tensor<68xi16>,
-    inputs = [], outputs = [], layers = [#snowflake.layer<name = "fc", op = "Gemm", fused = [], macs = 64, hardware_macs = 256, loop_order = "none", predicted_cycles = 0, dram_read_bytes = 136, dram_write_bytes = 32>]} {
+    inputs = [], outputs = [], layers = [#snowflake.layer<name = "fc", op = "Gemm", fused = [], macs = 64, hardware_macs = 256, loop_order = "none", schedule = "", predicted_cycles = 0, dram_read_bytes = 136, dram_write_bytes = 32>]} {
   %c0 = arith.constant 0 : i32 loc("fc"("Gemm"))
   %c1 = arith.constant 1 : i32 loc("fc"("Gemm"))
   %c4 = arith.constant 4 : i32 loc("fc"("Gemm"))

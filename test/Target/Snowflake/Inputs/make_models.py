@@ -1,7 +1,9 @@
 #!/usr/bin/python3
-"""Regenerates concat/ and depthwise/: two small PyTorch models (a channel
-concatenation of a 3x3 and a 1x1 convolution, 16 + 80 channels, then a 1x1
-convolution; a dilated depthwise convolution on a batch of 2) as ONNX
+"""Regenerates concat/, depthwise/ and tail/: small PyTorch models (a
+channel concatenation of a 3x3 and a 1x1 convolution, 16 + 80 channels,
+then a 1x1 convolution; a dilated depthwise convolution on a batch of 2;
+two padded convolutions whose output rows leave a last round of bands
+short, so that their tails run in column pieces) as ONNX
 backend-test directories with PyTorch's outputs. Run with /usr/bin/python3;
 the directories are committed."""
 import os, torch
@@ -14,8 +16,11 @@ class Cat(nn.Module):
 class Dw(nn.Module):
     def __init__(s): super().__init__(); s.a = nn.Conv2d(32, 32, 3, padding=2, dilation=2, groups=32)
     def forward(s, x): return s.a(x)
+class Tail(nn.Module):
+    def __init__(s): super().__init__(); s.a = nn.Conv2d(96, 64, 3, padding=1); s.b = nn.Conv2d(64, 64, 5, stride=2, padding=2)
+    def forward(s, x): return s.b(torch.relu(s.a(x)))
 out = os.path.dirname(os.path.abspath(__file__))
-for name, model, shape in (("concat", Cat(), (1, 8, 12, 12)), ("depthwise", Dw(), (2, 32, 9, 9))):
+for name, model, shape in (("concat", Cat(), (1, 8, 12, 12)), ("depthwise", Dw(), (2, 32, 9, 9)), ("tail", Tail(), (1, 96, 11, 11))):
     d = f"{out}/{name}"; os.makedirs(d + "/test_data_set_0", exist_ok=True)
     x = torch.randn(*shape)
     with torch.no_grad(): y = model.eval()(x)

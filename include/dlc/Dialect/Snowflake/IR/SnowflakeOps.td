@@ -87,14 +87,17 @@ def Snowflake_LayerAttr : AttrDef<Snowflake_Dialect, "Layer"> {
     What the lowering decided for one ONNX node (or a node with the ones
     fused into it): its name and op type, the names fused into it, its
     multiply-accumulates as ONNX counts them and as the vMACs perform them
-    (zero weights of grouped convolutions included), the loop order and
-    the cycles the compiler's model predicts. The report and the listing
+    (zero weights of grouped convolutions included), the loop order, the
+    rest of the schedule in words (how the CUs split the work, the band
+    shape, the input slots, the weights chunks) and the cycles the
+    compiler's model predicts. The report and the listing
     read it; instructions belong to a layer by their location.
   }];
   let parameters = (ins "::mlir::StringAttr":$name, "::mlir::StringAttr":$op,
                         "::mlir::ArrayAttr":$fused, "int64_t":$macs,
                         "int64_t":$hardware_macs,
                         "::mlir::StringAttr":$loop_order,
+                        "::mlir::StringAttr":$schedule,
                         "int64_t":$predicted_cycles,
                         "int64_t":$dram_read_bytes,
                         "int64_t":$dram_write_bytes);
