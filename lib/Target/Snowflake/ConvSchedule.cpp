@@ -15,8 +15,10 @@ using namespace dlc::snowflake;
 
 static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-FailureOr<ConvGeometry> dlc::snowflake::getConvGeometry(
-    const ConvLayer &conv, const SnowflakeHardware &hw, std::string &error) {
+FailureOr<ConvGeometry>
+dlc::snowflake::getConvGeometry(const ConvLayer &conv,
+                                const SnowflakeHardware &hw,
+                                int64_t channelGroups, std::string &error) {
   ConvGeometry g;
   const DramView &in = conv.in, &out = conv.out;
   int64_t channels = in.c, filters = out.c;
@@ -35,6 +37,14 @@ FailureOr<ConvGeometry> dlc::snowflake::getConvGeometry(
   for (int64_t &start : g.windowStart)
     start = std::min(start, channels - g.windowChannels);
   int64_t cr = g.windowChannels;
+  if (channelGroups < 1 || cr % channelGroups) {
+    error = llvm::formatv("{0} channels do not split in {1} groups", cr,
+                          channelGroups)
+                .str();
+    return failure();
+  }
+  g.channelGroups = channelGroups;
+  g.groupChannels = cr / channelGroups;
   g.tileCols = (out.w - 1) * conv.strideW + (conv.kW - 1) * conv.dilationW + 1;
   g.kernelRows = conv.kH * conv.kW * cr;
   g.hasBias = !conv.bias.empty();
@@ -62,47 +72,55 @@ FailureOr<ConvGeometry> dlc::snowflake::getConvGeometry(
     return failure();
   }
 
-  // Runs: the window's stretches that are adjacent in the tile, a whole
-  // row of it (kW x channels) unless dilated along the width.
-  struct Run {
-    int64_t offset, length;
-  };
-  std::vector<Run> runs;
-  int64_t rowStride = g.tileCols * cr;
-  for (int64_t kh = 0; kh < conv.kH; ++kh) {
-    int64_t base = kh * conv.dilationH * rowStride;
-    if (conv.dilationW == 1 || conv.kW == 1) {
-      runs.push_back({base, conv.kW * cr});
-      continue;
-    }
-    for (int64_t kw = 0; kw < conv.kW; ++kw)
-      runs.push_back({base + kw * conv.dilationW * cr, cr});
-  }
-  // Chunks: the fewest that hold the kernel (the first one holds the bias
-  // row too), as equal as they can be so that every step's compute hides
-  // the next step's weights; a run that crosses a chunk boundary is two
-  // traces.
-  int64_t chunkCount =
-      g.kernelRows <= chunkCapacity
-          ? 1
-          : 1 + ceilDiv(g.kernelRows - chunkCapacity, chunkCapacity + biasRows);
-  int64_t row = 0, chunkRows = 0;
-  for (const Run &run : runs) {
-    for (int64_t done = 0; done < run.length;) {
-      if (g.chunks.empty() || g.chunks.back().rows == chunkRows) {
-        int64_t left = chunkCount - static_cast<int64_t>(g.chunks.size());
-        chunkRows = std::min(g.chunks.empty() ? chunkCapacity
-                                              : chunkCapacity + biasRows,
-                             ceilDiv(g.kernelRows - row, left));
-        g.chunks.push_back({g.traces.size(), g.traces.size(), row, 0});
+  // Chunks: per channel group the fewest that hold its rows (the first one
+  // of all holds the bias row too), as equal as they can be so that every
+  // step's compute hides the next step's weights. A run (the stretches of
+  // the window adjacent in the tile, a whole row of it unless dilated along
+  // the width) that crosses a chunk boundary is two traces.
+  int64_t cg = g.groupChannels;
+  int64_t rowStride = g.tileCols * cg;
+  int64_t groupRows = conv.kH * conv.kW * cg;
+  int64_t row = 0;
+  for (int64_t group = 0; group < channelGroups; ++group) {
+    struct Run {
+      int64_t offset, length;
+    };
+    std::vector<Run> runs;
+    for (int64_t kh = 0; kh < conv.kH; ++kh) {
+      int64_t base = kh * conv.dilationH * rowStride;
+      if (conv.dilationW == 1 || conv.kW == 1) {
+        runs.push_back({base, conv.kW * cg});
+        continue;
       }
-      Chunk &chunk = g.chunks.back();
-      int64_t length = std::min(chunkRows - chunk.rows, run.length - done);
-      g.traces.push_back({run.offset + done, length, row});
-      chunk.rows += length;
-      chunk.endTrace = g.traces.size();
-      row += length;
-      done += length;
+      for (int64_t kw = 0; kw < conv.kW; ++kw)
+        runs.push_back({base + kw * conv.dilationW * cg, cg});
+    }
+    int64_t chunkCount =
+        group > 0 ? ceilDiv(groupRows, chunkCapacity + biasRows)
+        : groupRows <= chunkCapacity
+            ? 1
+            : 1 + ceilDiv(groupRows - chunkCapacity, chunkCapacity + biasRows);
+    size_t firstChunk = g.chunks.size();
+    int64_t groupEnd = row + groupRows, chunkRows = 0;
+    for (const Run &run : runs) {
+      for (int64_t done = 0; done < run.length;) {
+        if (g.chunks.size() == firstChunk ||
+            g.chunks.back().rows == chunkRows) {
+          int64_t left =
+              chunkCount - static_cast<int64_t>(g.chunks.size() - firstChunk);
+          chunkRows = std::min(g.chunks.empty() ? chunkCapacity
+                                                : chunkCapacity + biasRows,
+                               ceilDiv(groupEnd - row, left));
+          g.chunks.push_back({g.traces.size(), g.traces.size(), row, 0, group});
+        }
+        Chunk &chunk = g.chunks.back();
+        int64_t length = std::min(chunkRows - chunk.rows, run.length - done);
+        g.traces.push_back({run.offset + done, length, row});
+        chunk.rows += length;
+        chunk.endTrace = g.traces.size();
+        row += length;
+        done += length;
+      }
     }
   }
   for (const Chunk &chunk : g.chunks)
@@ -117,21 +135,23 @@ void dlc::snowflake::appendBlockWeights(const ConvLayer &conv,
   int64_t filters = conv.out.c, channels = conv.in.c;
   int64_t groupChannels = channels / conv.groups;
   int64_t groupFilters = filters / conv.groups;
-  int64_t cr = g.windowChannels;
+  int64_t cg = g.groupChannels;
   // Row r of the kernel is (kh, kw, c) in trace order.
   std::vector<std::array<int64_t, 3>> rowElement(g.kernelRows);
-  for (const Trace &trace : g.traces) {
-    for (int64_t i = 0; i < trace.length; ++i) {
-      // offset + i = kh dH tileCols cr + kw dW cr + c, decoded.
-      int64_t pos = trace.offset + i;
-      int64_t rowStride = g.tileCols * cr;
-      int64_t kh = pos / rowStride / conv.dilationH;
-      int64_t rest = pos - kh * conv.dilationH * rowStride;
-      int64_t kw = rest / cr / conv.dilationW;
-      int64_t c = rest - kw * conv.dilationW * cr;
-      rowElement[trace.row + i] = {kh, kw, c};
+  for (const Chunk &chunk : g.chunks)
+    for (size_t t = chunk.firstTrace; t < chunk.endTrace; ++t) {
+      const Trace &trace = g.traces[t];
+      for (int64_t i = 0; i < trace.length; ++i) {
+        // offset + i = kh dH tileCols cg + kw dW cg + c, decoded.
+        int64_t pos = trace.offset + i;
+        int64_t rowStride = g.tileCols * cg;
+        int64_t kh = pos / rowStride / conv.dilationH;
+        int64_t rest = pos - kh * conv.dilationH * rowStride;
+        int64_t kw = rest / cg / conv.dilationW;
+        int64_t c = rest - kw * conv.dilationW * cg;
+        rowElement[trace.row + i] = {kh, kw, chunk.group * cg + c};
+      }
     }
-  }
   for (int64_t v = 0; v < kVMACsPerUnit; ++v) {
     for (const Chunk &chunk : g.chunks) {
       for (int64_t r = chunk.firstRow; r < chunk.firstRow + chunk.rows; ++r) {
@@ -226,27 +246,34 @@ ConvPlan dlc::snowflake::planConv(const ConvLayer &conv, const ConvGeometry &g,
   auto tileOf = [&](const Round &r, unsigned c) {
     return std::make_pair(r.band[c], g.windowStart[r.block[c]]);
   };
-  const Round *previous = nullptr;
-  for (Round &round : plan.rounds) {
-    bool changed = !previous;
-    bool shared = true;
-    std::optional<std::pair<int64_t, int64_t>> first;
-    for (unsigned c = 0; c < kComputeUnits; ++c) {
-      if (round.block[c] < 0)
-        continue;
-      if (!first)
-        first = tileOf(round, c);
-      shared &= tileOf(round, c) == *first;
-      if (previous &&
-          (previous->block[c] < 0 || tileOf(*previous, c) != tileOf(round, c)))
-        changed = true;
+  for (size_t r = 0; r < plan.rounds.size(); ++r) {
+    const Round &round = plan.rounds[r];
+    const Round *previousRound = r ? &plan.rounds[r - 1] : nullptr;
+    for (int64_t group = 0; group < g.channelGroups; ++group) {
+      const Tile *previous = plan.tiles.empty() ? nullptr : &plan.tiles.back();
+      Tile tile{r, group};
+      // Another group always loads; the same group of the same windows
+      // only when the round is the first.
+      bool changed = !previous || g.channelGroups > 1;
+      bool shared = true;
+      std::optional<std::pair<int64_t, int64_t>> first;
+      for (unsigned c = 0; c < kComputeUnits; ++c) {
+        if (round.block[c] < 0)
+          continue;
+        if (!first)
+          first = tileOf(round, c);
+        shared &= tileOf(round, c) == *first;
+        if (previousRound && (previousRound->block[c] < 0 ||
+                              tileOf(*previousRound, c) != tileOf(round, c)))
+          changed = true;
+      }
+      tile.load = changed;
+      tile.broadcast = shared;
+      tile.slot = !previous || s.inSlots == 1 ? 0
+                  : changed                   ? 1 - previous->slot
+                                              : previous->slot;
+      plan.tiles.push_back(tile);
     }
-    round.loadMaps = changed;
-    round.mapsBroadcast = shared;
-    round.mapsSlot = !previous || s.inSlots == 1 ? 0
-                     : changed                   ? 1 - previous->mapsSlot
-                                                 : previous->mapsSlot;
-    previous = &round;
   }
 
   // Weights: a step's CUs need (block, chunk); the slot flips when that
@@ -255,7 +282,7 @@ ConvPlan dlc::snowflake::planConv(const ConvLayer &conv, const ConvGeometry &g,
   for (size_t r = 0; r < plan.rounds.size(); ++r) {
     const Round &round = plan.rounds[r];
     for (size_t k = 0; k < g.chunks.size(); ++k) {
-      Step step{r, k};
+      Step step{r, k, r * g.channelGroups + g.chunks[k].group};
       bool changed = !last || last->chunk != k;
       bool shared = true;
       int64_t firstBlock = -1;
@@ -319,8 +346,11 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
     double issue = 2.0 * (chunk.endTrace - chunk.firstTrace) + 9;
     pixelCycles.push_back(std::max(mac, issue));
   }
-  // A round's tiles: its bands' windows (one when broadcast).
-  auto tileBytes = [&](const Round &round) {
+  // A tile's bytes: its bands' windows (one when broadcast), when loaded.
+  auto tileBytes = [&](const Tile &tile) {
+    if (!tile.load)
+      return int64_t(0);
+    const Round &round = plan.rounds[tile.round];
     int64_t bytes = 0;
     for (unsigned c = 0; c < kComputeUnits; ++c) {
       if (round.block[c] < 0)
@@ -328,8 +358,8 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
       const Band &band = plan.bands[round.band[c]];
       int64_t cols =
           (band.cols - 1) * conv.strideW + (conv.kW - 1) * conv.dilationW + 1;
-      bytes += s.tileRows * cols * g.windowChannels * 2;
-      if (round.mapsBroadcast)
+      bytes += s.tileRows * cols * g.groupChannels * 2;
+      if (tile.broadcast)
         break;
     }
     return bytes;
@@ -361,25 +391,26 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
     int64_t overlapped = 0;
     if (i + 1 < plan.steps.size() && plan.steps[i + 1].prefetch)
       overlapped += weightBytes(plan.steps[i + 1]);
-    bool lastOfRound = step.chunk + 1 == g.chunks.size();
-    if (s.inSlots == 2 && lastOfRound && step.round + 1 < plan.rounds.size() &&
-        plan.rounds[step.round + 1].loadMaps) {
-      overlapped += tileBytes(plan.rounds[step.round + 1]);
-    }
+    bool firstOfTile = i == 0 || plan.steps[i - 1].tile != step.tile;
+    bool lastOfTile =
+        i + 1 == plan.steps.size() || plan.steps[i + 1].tile != step.tile;
+    const Tile &tile = plan.tiles[step.tile];
+    if (s.inSlots == 2 && lastOfTile && step.tile + 1 < plan.tiles.size())
+      overlapped += tileBytes(plan.tiles[step.tile + 1]);
     if (step.chunk == 0 && step.round > 0)
       overlapped += storeBytes(plan.rounds[step.round - 1]);
     // Loads that cannot overlap: the first step's, and a single slot's.
     double exposed = 0;
     if (i == 0)
-      exposed += transferCycles(weightBytes(step) + tileBytes(round));
+      exposed += transferCycles(weightBytes(step) + tileBytes(tile));
     else if (step.loadWeights && !step.prefetch)
       exposed += transferCycles(weightBytes(step));
-    if (i > 0 && s.inSlots == 1 && step.chunk == 0 && round.loadMaps)
-      exposed += transferCycles(tileBytes(round));
+    if (i > 0 && s.inSlots == 1 && firstOfTile)
+      exposed += transferCycles(tileBytes(tile));
     est.cycles += exposed + std::max(compute, transferCycles(overlapped));
     est.readBytes += weightBytes(step);
-    if (step.chunk == 0 && round.loadMaps)
-      est.readBytes += tileBytes(round);
+    if (firstOfTile)
+      est.readBytes += tileBytes(tile);
   }
   int64_t lastStores = storeBytes(plan.rounds.back());
   est.cycles += transferCycles(lastStores);
@@ -392,15 +423,19 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
 
 std::string dlc::snowflake::describeConvSchedule(const ConvGeometry &g,
                                                  const ConvSchedule &s) {
-  return llvm::formatv("{0} block{1} x {2} band{3} of {4} row{5} per round, "
-                       "{6} input slot{7}, {8} weights chunk{9}{10}",
-                       s.blockSplit, s.blockSplit > 1 ? "s" : "",
-                       kComputeUnits / s.blockSplit,
-                       s.blockSplit < kComputeUnits ? "s" : "", s.bandRows,
-                       s.bandRows > 1 ? "s" : "", s.inSlots,
-                       s.inSlots > 1 ? "s" : "", g.chunks.size(),
-                       g.chunks.size() > 1 ? "s" : "",
-                       s.splitTail ? ", the last bands in column pieces" : "")
+  return llvm::formatv(
+             "{0} block{1} x {2} band{3} of {4} row{5} per round, "
+             "{6} input slot{7}, {8} weights chunk{9}{10}{11}",
+             s.blockSplit, s.blockSplit > 1 ? "s" : "",
+             kComputeUnits / s.blockSplit,
+             s.blockSplit < kComputeUnits ? "s" : "", s.bandRows,
+             s.bandRows > 1 ? "s" : "", s.inSlots, s.inSlots > 1 ? "s" : "",
+             g.chunks.size(), g.chunks.size() > 1 ? "s" : "",
+             g.channelGroups > 1
+                 ? llvm::formatv(", channels in {0} groups", g.channelGroups)
+                       .str()
+                 : std::string(),
+             s.splitTail ? ", the last bands in column pieces" : "")
       .str();
 }
 
@@ -420,18 +455,19 @@ int64_t dlc::snowflake::estimateStreamingLayer(int64_t rounds,
   return static_cast<int64_t>(std::ceil(cycles));
 }
 
-FailureOr<ConvSchedule>
-dlc::snowflake::chooseConvSchedule(const ConvLayer &conv, const ConvGeometry &g,
-                                   const SnowflakeHardware &hw,
-                                   LoopOrder policy, std::string &error) {
-  std::optional<ConvSchedule> best;
+FailureOr<ConvMapping>
+dlc::snowflake::chooseConvMapping(const ConvLayer &conv,
+                                  const SnowflakeHardware &hw, LoopOrder policy,
+                                  std::string &error) {
+  std::optional<ConvMapping> best;
   double bestCycles = 0;
-  int64_t partialPerPixel = g.chunks.size() > 1 ? 2 * kBlockChannels : 0;
+  std::optional<ConvGeometry> tried;
   // Whether the schedule fits the maps buffer; the best one so far kept.
-  auto consider = [&](ConvSchedule s) {
+  auto consider = [&](const ConvGeometry &g, ConvSchedule s) {
+    int64_t partialPerPixel = g.chunks.size() > 1 ? 2 * kBlockChannels : 0;
     s.tileRows =
         (s.bandRows - 1) * conv.strideH + (conv.kH - 1) * conv.dilationH + 1;
-    s.inSlot = s.tileRows * g.tileCols * g.windowChannels;
+    s.inSlot = s.tileRows * g.tileCols * g.groupChannels;
     s.outSlot = s.bandRows * conv.out.w * kBlockChannels;
     s.partialSlot = s.bandRows * conv.out.w * partialPerPixel;
     if (s.inSlots * s.inSlot + 2 * s.outSlot + s.partialSlot >
@@ -442,43 +478,68 @@ dlc::snowflake::chooseConvSchedule(const ConvLayer &conv, const ConvGeometry &g,
     s.dramReadBytes = e.readBytes;
     s.dramWriteBytes = e.writeBytes;
     if (!best || e.cycles < bestCycles) {
-      best = s;
+      best = ConvMapping{g, s};
       bestCycles = e.cycles;
     }
     return true;
   };
-  for (int64_t split : {1, 2, 4}) {
-    if (split > 1 && g.blocks < split)
+  // Channel groups of whole 64-bit beats (4 channels), up to 4.
+  for (int64_t groups = 1; groups <= 4; ++groups) {
+    std::string message;
+    FailureOr<ConvGeometry> geometry =
+        getConvGeometry(conv, hw, groups, message);
+    if (failed(geometry)) {
+      if (groups == 1) {
+        error = message;
+        return failure();
+      }
       continue;
-    for (LoopOrder order : {LoopOrder::MLoop, LoopOrder::KLoop}) {
-      if (policy != LoopOrder::Auto && policy != order)
+    }
+    const ConvGeometry &g = *geometry;
+    if (groups > 1 && g.groupChannels % 4)
+      continue;
+    tried = g;
+    for (int64_t split : {1, 2, 4}) {
+      if (split > 1 && g.blocks < split)
         continue;
-      for (int64_t slots : {2, 1})
-        for (int64_t rows = 1; rows <= conv.out.h; ++rows) {
-          ConvSchedule s;
-          s.blockSplit = split;
-          s.bandRows = rows;
-          s.order = order;
-          s.inSlots = slots;
-          if (!consider(s))
-            break;
-          int64_t bands = conv.out.n * ceilDiv(conv.out.h, rows);
-          s.splitTail = true;
-          if (bands % (kComputeUnits / split))
-            consider(s);
-        }
+      for (LoopOrder order : {LoopOrder::MLoop, LoopOrder::KLoop}) {
+        if (policy != LoopOrder::Auto && policy != order)
+          continue;
+        for (int64_t slots : {2, 1})
+          for (int64_t rows = 1; rows <= conv.out.h; ++rows) {
+            ConvSchedule s;
+            s.blockSplit = split;
+            s.bandRows = rows;
+            s.order = order;
+            s.inSlots = slots;
+            if (!consider(g, s))
+              break;
+            int64_t bands = conv.out.n * ceilDiv(conv.out.h, rows);
+            s.splitTail = true;
+            if (bands % (kComputeUnits / split))
+              consider(g, s);
+          }
+      }
     }
   }
   if (!best) {
+    // What the most channel groups tried need.
+    const ConvGeometry &g = *tried;
+    int64_t partialPerPixel = g.chunks.size() > 1 ? 2 * kBlockChannels : 0;
     int64_t tileRows = (conv.kH - 1) * conv.dilationH + 1;
-    int64_t need = 2 * tileRows * g.tileCols * g.windowChannels +
+    int64_t need = 2 * tileRows * g.tileCols * g.groupChannels +
                    2 * conv.out.w * kBlockChannels +
                    conv.out.w * partialPerPixel;
+    std::string groups =
+        g.channelGroups > 1 ? llvm::formatv(" (the window's {0} in {1} groups)",
+                                            g.windowChannels, g.channelGroups)
+                                  .str()
+                            : "";
     error = llvm::formatv("one output row needs {0} elements of maps buffer "
                           "(two input tiles of {1} rows x {2} columns x {3} "
-                          "channels, two output rows{4}), more than the {5} "
+                          "channels{4}, two output rows{5}), more than the {6} "
                           "a CU has",
-                          need, tileRows, g.tileCols, g.windowChannels,
+                          need, tileRows, g.tileCols, g.groupChannels, groups,
                           partialPerPixel ? " and the partial sums" : "",
                           hw.mapsBufferElements)
                 .str();

@@ -22,17 +22,19 @@ namespace dlc::snowflake {
 /// Output channels one CU computes at once: 4 vMACs of 16 lanes.
 inline constexpr int64_t kBlockChannels = 64;
 
-/// One trace of a pixel's window: `length` consecutive elements of the
-/// maps tile from `offset` past the pixel's origin, against weights rows
-/// [row, row + length).
+/// One trace of a pixel's window: `length` consecutive elements of its
+/// channel group's tile from `offset` past the pixel's origin, against
+/// weights rows [row, row + length).
 struct Trace {
   int64_t offset, length, row;
 };
 
 struct Chunk {
-  /// Traces [firstTrace, endTrace), weights rows [firstRow, firstRow + rows).
+  /// Traces [firstTrace, endTrace), weights rows [firstRow, firstRow + rows),
+  /// all of one channel group.
   size_t firstTrace, endTrace;
   int64_t firstRow, rows;
+  int64_t group;
 };
 
 /// What does not depend on the schedule.
@@ -42,6 +44,11 @@ struct ConvGeometry {
   /// and where each block's window starts.
   int64_t windowChannels = 0;
   std::vector<int64_t> windowStart;
+  /// The window's channels in `channelGroups` equal groups: a tile holds
+  /// one group (pixels `groupChannels` apart), so the next group's tile
+  /// loads while this one's chunks compute, and taller bands fit. Kernel
+  /// rows go group by group, then (kh, kw, channel).
+  int64_t channelGroups = 1, groupChannels = 0;
   /// Tile columns (padded input columns the output row reads).
   int64_t tileCols = 0;
   std::vector<Trace> traces;
@@ -57,10 +64,11 @@ struct ConvGeometry {
   std::vector<int64_t> segmentElements;
 };
 
-/// Computes the geometry; an error message when the layer cannot be
-/// mapped.
+/// Computes the geometry with the window's channels in `channelGroups`
+/// groups; an error message when the layer cannot be mapped.
 mlir::FailureOr<ConvGeometry> getConvGeometry(const ConvLayer &conv,
                                               const SnowflakeHardware &hw,
+                                              int64_t channelGroups,
                                               std::string &error);
 
 /// The weights of block `b` in DRAM order: for vMAC v, for chunk k, the
@@ -90,14 +98,18 @@ struct ConvSchedule {
   int64_t dramReadBytes = 0, dramWriteBytes = 0;
 };
 
-/// The best schedule by the model (forced to `policy`'s loop order unless
-/// Auto); an error message when not even one output row fits the maps
-/// buffer.
-mlir::FailureOr<ConvSchedule> chooseConvSchedule(const ConvLayer &conv,
-                                                 const ConvGeometry &geometry,
-                                                 const SnowflakeHardware &hw,
-                                                 LoopOrder policy,
-                                                 std::string &error);
+struct ConvMapping {
+  ConvGeometry geometry;
+  ConvSchedule schedule;
+};
+
+/// The best geometry (channel groups) and schedule by the model (forced to
+/// `policy`'s loop order unless Auto); an error message when the layer
+/// cannot be mapped or not even one output row fits the maps buffer.
+mlir::FailureOr<ConvMapping> chooseConvMapping(const ConvLayer &conv,
+                                               const SnowflakeHardware &hw,
+                                               LoopOrder policy,
+                                               std::string &error);
 
 /// The schedule in words for the report: the work split, the band shape,
 /// the input slots and the weights chunks.
@@ -127,18 +139,26 @@ struct Round {
   /// Output rows and columns the CUs compute (the most any active CU's
   /// band has).
   int64_t computeRows = 0, computeCols = 0;
-  /// The maps slot the round reads; whether its tiles are loaded for it
-  /// (during the previous round with two slots, at its start with one),
-  /// once for every CU when they share it.
-  int mapsSlot = 0;
-  bool loadMaps = false, mapsBroadcast = false;
   unsigned activeMask = 0;
+};
+
+/// The input a round's CUs read for one channel group: each CU's band
+/// through its block's window.
+struct Tile {
+  size_t round;
+  int64_t group;
+  /// The maps slot; whether it is loaded for this tile (during the
+  /// previous tile's last step with two slots, at its first with one), once
+  /// for every CU when they share it.
+  int slot = 0;
+  bool load = false, broadcast = false;
 };
 
 /// One chunk of one round: the unit between synchronisations.
 struct Step {
   size_t round;
   size_t chunk;
+  size_t tile;
   int weightSlot = 0;
   /// Its weights are loaded for it: during the previous step when
   /// `prefetch`, else at its start (one weights slot only).
@@ -148,6 +168,7 @@ struct Step {
 struct ConvPlan {
   std::vector<Band> bands;
   std::vector<Round> rounds;
+  std::vector<Tile> tiles;
   std::vector<Step> steps;
 };
 

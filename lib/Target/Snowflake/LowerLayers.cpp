@@ -67,6 +67,27 @@ public:
       SyncOp::create(b, loc, mask);
   }
 
+  /// While deferring, transfers and fills are queued in order instead of
+  /// written, for a step to spread between its pixels: the control core
+  /// issues in order and stalls on a full unit queue, so a burst of them
+  /// before the compute would leave the vMACs idle.
+  void setDeferring(bool on) { deferring = on; }
+  std::vector<std::function<void()>> takeDeferred() {
+    return std::exchange(deferred, {});
+  }
+  void emit(std::function<void()> write) {
+    if (deferring)
+      deferred.push_back(std::move(write));
+    else
+      write();
+  }
+  void fill(unsigned cus, int64_t address, int64_t value, int64_t length) {
+    emit([=, this] {
+      VFillOp::create(b, loc, cus, constant(address), constant(value),
+                      constant(length));
+    });
+  }
+
   /// One `ld`/`st` of `rows` rows of `length` elements; the unit comes
   /// from the balancing (or the role) and gets `lscfg` when its shape
   /// changes. Returns the unit's sync bit.
@@ -86,18 +107,20 @@ public:
       unit = role == Role::Maps ? 0 : role == Role::Weights ? 1 : 2;
     }
     lsuBytes[unit] += bytes;
-    Shape shape{rows, dramStride, bufferStride};
-    if (!(shapes[unit] == shape)) {
-      LsConfigOp::create(b, loc, unit, constant(rows), constant(dramStride),
-                         constant(bufferStride));
-      shapes[unit] = shape;
-    }
-    if (load)
-      LoadOp::create(b, loc, unit, buffer, constant(bufferAddr),
-                     constant(dramAddr), constant(length));
-    else
-      StoreOp::create(b, loc, unit, buffer, constant(bufferAddr),
-                      constant(dramAddr), constant(length));
+    emit([=, this] {
+      Shape shape{rows, dramStride, bufferStride};
+      if (!(shapes[unit] == shape)) {
+        LsConfigOp::create(b, loc, unit, constant(rows), constant(dramStride),
+                           constant(bufferStride));
+        shapes[unit] = shape;
+      }
+      if (load)
+        LoadOp::create(b, loc, unit, buffer, constant(bufferAddr),
+                       constant(dramAddr), constant(length));
+      else
+        StoreOp::create(b, loc, unit, buffer, constant(bufferAddr),
+                        constant(dramAddr), constant(length));
+    });
     return 1u << (kSyncLSUBit + unit);
   }
 
@@ -114,6 +137,8 @@ private:
   } shapes[kLoadStoreUnits];
   double lsuBytes[kLoadStoreUnits] = {};
   bool balance;
+  bool deferring = false;
+  std::vector<std::function<void()>> deferred;
   Location loc = UnknownLoc::get(b.getContext());
 };
 
@@ -187,17 +212,13 @@ private:
 FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
   const ConvLayer &conv = layer.conv;
   std::string message;
-  FailureOr<ConvGeometry> geometry = getConvGeometry(conv, hw, message);
-  FailureOr<ConvSchedule> schedule =
-      succeeded(geometry)
-          ? chooseConvSchedule(conv, *geometry, hw, policy, message)
-          : FailureOr<ConvSchedule>(failure());
-  if (failed(schedule))
+  FailureOr<ConvMapping> mapping = chooseConvMapping(conv, hw, policy, message);
+  if (failed(mapping))
     return emitError(layer.loc)
            << "snowflake: '" << layer.name << "' (" << layer.opType
            << ") does not fit: " << message;
-  const ConvGeometry &g = *geometry;
-  const ConvSchedule &s = *schedule;
+  const ConvGeometry &g = mapping->geometry;
+  const ConvSchedule &s = mapping->schedule;
   ConvPlan plan = planConv(conv, g, s);
   w.setLayer(layer.loc);
 
@@ -224,28 +245,33 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
   int64_t outBase[2] = {inEnd, inEnd + s.outSlot};
   int64_t partialBase = inEnd + 2 * s.outSlot;
   int64_t slotElements = g.slotRows * kLanes;
-  int64_t cr = g.windowChannels;
+  // A tile holds one channel group.
+  int64_t cr = g.groupChannels;
   int64_t tileRowElements = g.tileCols * cr;
   const DramView &in = conv.in, &out = conv.out;
   bool padded = conv.padTop || conv.padLeft || conv.padBottom || conv.padRight;
-  // Column pieces load image columns where a whole band's tile keeps its
-  // padding, so with them every tile fills its padding columns itself.
-  bool fillColumns = padded && llvm::any_of(plan.bands, [&](const Band &band) {
-                       return band.cols < out.w;
-                     });
+  // The tile columns of each (maps slot, CU) that may hold image data:
+  // the slots start all zero, a whole band's tile keeps its padding
+  // columns, but a column piece loads image columns where another tile has
+  // padding, which that tile then fills.
+  std::vector<bool> dirty[2][kComputeUnits];
+  for (auto &slot : dirty)
+    for (std::vector<bool> &columns : slot)
+      columns.assign(g.tileCols, false);
 
-  auto loadMaps = [&](const Round &round) -> unsigned {
+  auto loadMaps = [&](const Tile &tile) -> unsigned {
+    const Round &round = plan.rounds[tile.round];
     unsigned lsus = 0;
     unsigned done = 0;
     for (unsigned c = 0; c < kComputeUnits; ++c) {
       if (round.block[c] < 0 || (done & (1u << c)))
         continue;
       const Band &band = plan.bands[round.band[c]];
-      int64_t window = g.windowStart[round.block[c]];
-      unsigned buffer = round.mapsBroadcast ? kAllMapsBuffer : c;
-      unsigned cus = round.mapsBroadcast ? round.activeMask : 1u << c;
+      int64_t window = g.windowStart[round.block[c]] + tile.group * cr;
+      unsigned buffer = tile.broadcast ? kAllMapsBuffer : c;
+      unsigned cus = tile.broadcast ? round.activeMask : 1u << c;
       done |= cus;
-      int64_t base = inBase[round.mapsSlot];
+      int64_t base = inBase[tile.slot];
       int64_t firstRow = band.firstRow * conv.strideH - conv.padTop;
       int64_t lo = std::max<int64_t>(0, firstRow);
       int64_t hi = std::min<int64_t>(in.h, firstRow + s.tileRows);
@@ -259,29 +285,43 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
           std::min<int64_t>(in.w, firstCol + tileCols) - (firstCol + left);
       // Rows outside the image hold the padding.
       if (padded) {
-        Value zero = w.constant(0);
-        if (fillColumns && hi > lo) {
-          int64_t right = tileCols - left - cols;
-          for (int64_t r = lo; r < hi; ++r) {
-            int64_t rowBase = base + (r - firstRow) * tileRowElements;
-            if (left)
-              VFillOp::create(w.b, w.getLoc(), cus, w.constant(rowBase), zero,
-                              w.constant(left * cr));
-            if (right > 0)
-              VFillOp::create(w.b, w.getLoc(), cus,
-                              w.constant(rowBase + (left + cols) * cr), zero,
-                              w.constant(right * cr));
+        // Padding columns some CU's slot has image data in, as runs.
+        auto needsFill = [&](int64_t col) {
+          if (col >= left && col < left + cols)
+            return false;
+          for (unsigned cu = 0; cu < kComputeUnits; ++cu)
+            if ((cus & (1u << cu)) && dirty[tile.slot][cu][col])
+              return true;
+          return false;
+        };
+        for (int64_t col = 0; col < tileCols && hi > lo;) {
+          if (!needsFill(col)) {
+            ++col;
+            continue;
           }
+          int64_t end = col;
+          while (end < tileCols && needsFill(end))
+            ++end;
+          for (int64_t r = lo; r < hi; ++r)
+            w.fill(cus, base + (r - firstRow) * tileRowElements + col * cr, 0,
+                   (end - col) * cr);
+          for (unsigned cu = 0; cu < kComputeUnits; ++cu)
+            if (cus & (1u << cu))
+              for (int64_t c = col; c < end; ++c)
+                dirty[tile.slot][cu][c] = false;
+          col = end;
         }
+        if (hi > lo)
+          for (unsigned cu = 0; cu < kComputeUnits; ++cu)
+            if (cus & (1u << cu))
+              for (int64_t c = left; c < left + cols; ++c)
+                dirty[tile.slot][cu][c] = true;
         if (lo > firstRow)
-          VFillOp::create(w.b, w.getLoc(), cus, w.constant(base), zero,
-                          w.constant((lo - firstRow) * tileRowElements));
+          w.fill(cus, base, 0, (lo - firstRow) * tileRowElements);
         int64_t end = std::max(lo, hi);
         if (firstRow + s.tileRows > end)
-          VFillOp::create(
-              w.b, w.getLoc(), cus,
-              w.constant(base + (end - firstRow) * tileRowElements), zero,
-              w.constant((firstRow + s.tileRows - end) * tileRowElements));
+          w.fill(cus, base + (end - firstRow) * tileRowElements, 0,
+                 (firstRow + s.tileRows - end) * tileRowElements);
       }
       if (hi <= lo)
         continue;
@@ -352,7 +392,8 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
     return lsus;
   };
 
-  auto compute = [&](const Step &step) {
+  auto compute = [&](const Step &step,
+                     ArrayRef<std::function<void()>> pending) {
     const Round &round = plan.rounds[step.round];
     const Chunk &chunk = g.chunks[step.chunk];
     bool first = step.chunk == 0, last = step.chunk + 1 == g.chunks.size();
@@ -370,45 +411,83 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
     Value bias = first && g.hasBias ? w.constant(weights + chunk.rows * kLanes)
                                     : Value();
     Value channels = last ? w.constant(kBlockChannels) : Value();
-    int64_t mapsStart = inBase[round.mapsSlot];
+    int64_t mapsStart = inBase[plan.tiles[step.tile].slot];
     int64_t outStart = outBase[step.round & 1];
-    SmallVector<Value> rowInits = {w.constant(mapsStart), w.constant(outStart)};
+    SmallVector<int64_t> starts = {mapsStart, outStart};
     SmallVector<int64_t> rowSteps = {conv.strideH * tileRowElements,
                                      out.w * kBlockChannels};
     bool partial = g.chunks.size() > 1;
     if (partial) {
-      rowInits.push_back(w.constant(partialBase));
+      starts.push_back(partialBase);
       rowSteps.push_back(out.w * 2 * kBlockChannels);
     }
     SmallVector<int64_t> pixelSteps = {conv.strideW * cr, kBlockChannels};
     if (partial)
       pixelSteps.push_back(2 * kBlockChannels);
-    emitLoop(w, round.computeRows, rowInits, rowSteps, [&](ValueRange row) {
-      emitLoop(w, round.computeCols, row, pixelSteps, [&](ValueRange pixel) {
-        Location loc = w.getLoc();
-        if (!first)
-          VRestoreOp::create(w.b, loc, cus, pixel[2]);
-        else if (bias)
-          VBiasOp::create(w.b, loc, cus, bias);
-        else
-          VClearOp::create(w.b, loc, cus);
-        for (size_t t = chunk.firstTrace; t < chunk.endTrace; ++t) {
-          size_t i = t - chunk.firstTrace;
-          Value maps = w.add(pixel[0], g.traces[t].offset);
-          Value row =
-              hoist ? rows[i]
-                    : w.constant(weights +
-                                 (g.traces[t].row - chunk.firstRow) * kLanes);
-          Value length = hoist ? lengths[i] : w.constant(g.traces[t].length);
-          VMacOp::create(w.b, loc, cus, maps, row, length);
-        }
-        if (last)
-          VWriteBackOp::create(w.b, loc, cus, pixel[1], channels,
-                               conv.relu ? 1 : 0);
-        else
-          VSaveOp::create(w.b, loc, cus, pixel[2]);
+    auto pixelBody = [&](ValueRange pixel) {
+      Location loc = w.getLoc();
+      if (!first)
+        VRestoreOp::create(w.b, loc, cus, pixel[2]);
+      else if (bias)
+        VBiasOp::create(w.b, loc, cus, bias);
+      else
+        VClearOp::create(w.b, loc, cus);
+      for (size_t t = chunk.firstTrace; t < chunk.endTrace; ++t) {
+        size_t i = t - chunk.firstTrace;
+        Value maps = w.add(pixel[0], g.traces[t].offset);
+        Value row =
+            hoist ? rows[i]
+                  : w.constant(weights +
+                               (g.traces[t].row - chunk.firstRow) * kLanes);
+        Value length = hoist ? lengths[i] : w.constant(g.traces[t].length);
+        VMacOp::create(w.b, loc, cus, maps, row, length);
+      }
+      if (last)
+        VWriteBackOp::create(w.b, loc, cus, pixel[1], channels,
+                             conv.relu ? 1 : 0);
+      else
+        VSaveOp::create(w.b, loc, cus, pixel[2]);
+    };
+    if (pending.empty()) {
+      SmallVector<Value> rowInits;
+      for (int64_t start : starts)
+        rowInits.push_back(w.constant(start));
+      emitLoop(w, round.computeRows, rowInits, rowSteps, [&](ValueRange row) {
+        emitLoop(w, round.computeCols, row, pixelSteps, pixelBody);
       });
-    });
+      return;
+    }
+    // With transfers to issue: the pixels in segments (each row, or pieces
+    // of a lone row), the transfers spread evenly before them.
+    struct Segment {
+      int64_t row, col, cols;
+    };
+    std::vector<Segment> segments;
+    // Up to 16 segments (whole rows, or pieces of them), so that few
+    // transfers queue at once.
+    int64_t target = std::min<int64_t>(16, pending.size());
+    int64_t pieces = std::clamp<int64_t>((target + round.computeRows - 1) /
+                                             round.computeRows,
+                                         1, round.computeCols);
+    for (int64_t r = 0; r < round.computeRows; ++r)
+      for (int64_t p = 0; p < pieces; ++p) {
+        int64_t begin = p * round.computeCols / pieces;
+        int64_t end = (p + 1) * round.computeCols / pieces;
+        segments.push_back({r, begin, end - begin});
+      }
+    size_t issued = 0;
+    for (size_t k = 0; k < segments.size(); ++k) {
+      for (size_t end = (k + 1) * pending.size() / segments.size();
+           issued < end; ++issued)
+        pending[issued]();
+      const Segment &segment = segments[k];
+      SmallVector<Value> inits;
+      for (auto [start, rowStep, pixelStep] :
+           llvm::zip(starts, rowSteps, pixelSteps))
+        inits.push_back(w.constant(start + segment.row * rowStep +
+                                   segment.col * pixelStep));
+      emitLoop(w, segment.cols, inits, pixelSteps, pixelBody);
+    }
   };
 
   // Prologue: the padding of both input slots, then the first tiles.
@@ -417,35 +496,40 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
                     w.constant(0), w.constant(inEnd));
     w.sync(maxMask(0xf));
   }
-  loadMaps(plan.rounds.front());
+  loadMaps(plan.tiles.front());
   loadWeights(plan.steps.front());
   for (size_t i = 0; i < plan.steps.size(); ++i) {
     const Step &step = plan.steps[i];
     bool firstOfRound = step.chunk == 0;
-    bool lastOfRound = step.chunk + 1 == g.chunks.size();
+    bool firstOfTile = i == 0 || plan.steps[i - 1].tile != step.tile;
+    bool lastOfTile =
+        i + 1 == plan.steps.size() || plan.steps[i + 1].tile != step.tile;
     // Everything this step reads is loaded, and what it overwrites is
     // stored or read.
     w.sync(firstOfRound
                ? kAllUnits
                : macMask(0xf) | maxMask(0xf) | ((1u << kLoadStoreUnits) - 1));
     // What could not be loaded during the previous step (one slot).
-    bool mapsNow = s.inSlots == 1 && firstOfRound && step.round > 0 &&
-                   plan.rounds[step.round].loadMaps;
+    bool mapsNow =
+        s.inSlots == 1 && firstOfTile && i > 0 && plan.tiles[step.tile].load;
     bool weightsNow = step.loadWeights && !step.prefetch && i > 0;
     if (mapsNow)
-      loadMaps(plan.rounds[step.round]);
+      loadMaps(plan.tiles[step.tile]);
     if (weightsNow)
       loadWeights(step);
     if (mapsNow || weightsNow)
       w.sync(((1u << kLoadStoreUnits) - 1) | maxMask(0xf));
+    // What loads and stores during the step, spread between its pixels.
+    w.setDeferring(true);
     if (i + 1 < plan.steps.size() && plan.steps[i + 1].prefetch)
       loadWeights(plan.steps[i + 1]);
     if (firstOfRound && step.round > 0)
       storeOutputs(plan.rounds[step.round - 1]);
-    if (s.inSlots == 2 && lastOfRound && step.round + 1 < plan.rounds.size() &&
-        plan.rounds[step.round + 1].loadMaps)
-      loadMaps(plan.rounds[step.round + 1]);
-    compute(step);
+    if (s.inSlots == 2 && lastOfTile && step.tile + 1 < plan.tiles.size() &&
+        plan.tiles[step.tile + 1].load)
+      loadMaps(plan.tiles[step.tile + 1]);
+    w.setDeferring(false);
+    compute(step, w.takeDeferred());
   }
   w.sync(kAllUnits);
   storeOutputs(plan.rounds.back());

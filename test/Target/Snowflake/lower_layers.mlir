@@ -1,15 +1,17 @@
 // RUN: dlc-opt %s --split-input-file --dlc-snowflake-lower-layers | FileCheck %s
 
 // A convolution with its ReLU is one layer. Its 16 filters are one block of
-// 64 channels, so the four CUs split the 8 output rows into bands of 2 and
-// share the weights, which go to every CU at once (buffer 8 + v). The
-// input is depth-minor in DRAM (strides [192, 1, 24, 3]); a band's tile is
-// zero-padded in the maps buffer; a pixel is the bias row, three traces of
-// 3 x 3 elements (one per kernel row) and a write-back with ReLU.
+// 64 channels, so the four CUs split the 8 x 8 outputs (the model's choice:
+// bands of 3 rows, the three of them in column pieces so that each CU
+// takes one) and share the weights, which go to every CU at once (buffer
+// 8 + v). The input is depth-minor in DRAM (strides [192, 1, 24, 3]); a
+// tile is zero-padded in the maps buffer; a pixel is the bias row, three
+// traces of 3 x 3 elements (one per kernel row) and a write-back with
+// ReLU. The tiles after the first load between the first tile's pixels.
 // CHECK-LABEL: snowflake.program @main
 // CHECK-SAME: data = dense_resource<snowflake_data> : tensor<1792xi16>
 // CHECK-SAME: inputs = [#snowflake.dram_tensor<"input0", address = 0, shape = [1, 3, 8, 8], strides = [192, 1, 24, 3]>]
-// CHECK-SAME: layers = [#snowflake.layer<name = "conv1", op = "Conv", fused = ["relu1"], macs = 27648, hardware_macs = 110592, loop_order = "{{[mk]}}loop"
+// CHECK-SAME: layers = [#snowflake.layer<name = "conv1", op = "Conv", fused = ["relu1"], macs = 27648, hardware_macs = 110592, loop_order = "{{[mk]}}loop", schedule = "1 block x 4 bands of 3 rows per round, 2 input slots, 1 weights chunk, the last bands in column pieces"
 // CHECK-SAME: outputs = [#snowflake.dram_tensor<"output0", address = 192, shape = [1, 16, 8, 8], strides = [1024, 1, 128, 16]>]
 // CHECK: snowflake.vfill cus(15)
 // CHECK-DAG: snowflake.ld unit({{[0-3]}}) buffer(0)
@@ -17,12 +19,12 @@
 // CHECK-DAG: snowflake.ld unit({{[0-3]}}) buffer(8)
 // CHECK-DAG: snowflake.ld unit({{[0-3]}}) buffer(11)
 // CHECK: snowflake.sync 4095
-// CHECK: scf.for
-// CHECK: scf.for
 // CHECK: snowflake.vbias cus(15)
 // CHECK-COUNT-3: snowflake.vmac cus(15)
 // CHECK: snowflake.vwb cus(15) %{{.*}}, %{{.*}} {relu = 1 : i32}
-// CHECK-COUNT-4: snowflake.st unit({{[0-3]}}) buffer({{[0-3]}})
+// CHECK: snowflake.ld unit({{[0-3]}}) buffer(0)
+// CHECK: snowflake.sync 4095
+// CHECK: snowflake.st unit({{[0-3]}}) buffer({{[0-3]}})
 // CHECK-NOT: func.func
 func.func @main(%x: tensor<1x3x8x8xf32>) -> tensor<1x16x8x8xf32> {
   %w = dlc.constant dense<0.5> : tensor<16x3x3x3xf32>

@@ -25,7 +25,7 @@ func.func @main(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x
 module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 32768, target = {maps_buffer_elements = 16384 : i64}>} {
   func.func @main(%x: tensor<1x64x128x128xf32>) -> tensor<1x64x128x128xf32> {
     %w = dlc.constant dense<0.1> : tensor<64x64x3x3xf32>
-    // CHECK: error: {{.*}}snowflake: 'wide' (Conv) does not fit: one output row needs 66304 elements of maps buffer (two input tiles of 3 rows x 130 columns x 64 channels, two output rows), more than the 16384 a CU has
+    // CHECK: error: {{.*}}snowflake: 'wide' (Conv) does not fit: one output row needs 45248 elements of maps buffer (two input tiles of 3 rows x 130 columns x 16 channels (the window's 64 in 4 groups), two output rows and the partial sums), more than the 16384 a CU has
     %y = dlc.conv %x, %w {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x64x128x128xf32>, tensor<64x64x3x3xf32>) -> tensor<1x64x128x128xf32> loc("wide"("Conv"))
     return %y : tensor<1x64x128x128xf32>
   }
