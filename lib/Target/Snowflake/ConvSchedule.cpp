@@ -189,62 +189,99 @@ std::vector<Band> dlc::snowflake::getBands(const DramView &out,
 }
 
 ConvPlan dlc::snowflake::planConv(const ConvLayer &conv, const ConvGeometry &g,
-                                  const ConvSchedule &s) {
+                                  const ConvSchedule &s, int firstWeightSlot) {
   ConvPlan plan;
-  plan.bands = getBands(conv.out, s.bandRows);
-  int64_t bandSplit = kComputeUnits / s.blockSplit;
-  int64_t tail = static_cast<int64_t>(plan.bands.size()) % bandSplit;
-  if (s.splitTail && tail) {
-    // The pieces per band that make the tail's rounds cheapest.
+  // Bands for rounds of `split` bands: those that do not fill a last round
+  // are cut into column pieces, as many per band as make those rounds
+  // cheapest.
+  auto fillRounds = [&](std::vector<Band> bands, int64_t split) {
+    int64_t tail = static_cast<int64_t>(bands.size()) % split;
+    if (!tail)
+      return bands;
     int64_t width = conv.out.w, best = 1;
     auto cost = [&](int64_t pieces) {
-      return ceilDiv(tail * pieces, bandSplit) * ceilDiv(width, pieces);
+      return ceilDiv(tail * pieces, split) * ceilDiv(width, pieces);
     };
-    for (int64_t pieces = 2; pieces <= std::min(bandSplit, width); ++pieces)
+    for (int64_t pieces = 2; pieces <= std::min(split, width); ++pieces)
       if (cost(pieces) < cost(best))
         best = pieces;
-    std::vector<Band> whole(plan.bands.end() - tail, plan.bands.end());
-    plan.bands.resize(plan.bands.size() - tail);
+    std::vector<Band> whole(bands.end() - tail, bands.end());
+    bands.resize(bands.size() - tail);
     int64_t cols = ceilDiv(width, best);
     for (const Band &band : whole)
       for (int64_t col = 0; col < width; col += cols)
-        plan.bands.push_back({band.image, band.firstRow, band.rows, col,
-                              std::min(cols, width - col)});
-  }
-  int64_t bands = plan.bands.size();
-  int64_t blockGroups = ceilDiv(g.blocks, s.blockSplit);
-  int64_t bandGroups = ceilDiv(bands, bandSplit);
-  auto add = [&](int64_t bg, int64_t jg) {
+        bands.push_back({band.image, band.firstRow, band.rows, col,
+                         std::min(cols, width - col)});
+    return bands;
+  };
+  std::vector<Band> whole = getBands(conv.out, s.bandRows);
+  plan.bands =
+      s.splitTail ? fillRounds(whole, kComputeUnits / s.blockSplit) : whole;
+
+  // Rounds of `split` blocks from `firstBlock` (of `blocks`) by bands from
+  // `firstBand` (of `bands`), the bands' group `jg`.
+  auto add = [&](int64_t firstBlock, int64_t blocks, int64_t split,
+                 int64_t firstBand, int64_t bands, int64_t jg) {
     Round round;
     for (unsigned c = 0; c < kComputeUnits; ++c) {
-      int64_t block = bg * s.blockSplit + c % s.blockSplit;
-      int64_t band = jg * bandSplit + c / s.blockSplit;
-      bool active = block < g.blocks && band < bands;
+      int64_t block = firstBlock + c % split;
+      int64_t band = jg * (kComputeUnits / split) + c / split;
+      bool active = block < firstBlock + blocks && band < bands;
       round.block[c] = active ? block : -1;
-      round.band[c] = active ? band : -1;
+      round.band[c] = active ? firstBand + band : -1;
       if (active) {
+        const Band &b = plan.bands[firstBand + band];
         round.activeMask |= 1u << c;
-        round.computeRows = std::max(round.computeRows, plan.bands[band].rows);
-        round.computeCols = std::max(round.computeCols, plan.bands[band].cols);
+        round.computeRows = std::max(round.computeRows, b.rows);
+        round.computeCols = std::max(round.computeCols, b.cols);
       }
     }
     plan.rounds.push_back(round);
   };
-  if (s.order == LoopOrder::KLoop) {
-    for (int64_t jg = 0; jg < bandGroups; ++jg)
-      for (int64_t bg = 0; bg < blockGroups; ++bg)
-        add(bg, jg);
-  } else {
-    for (int64_t bg = 0; bg < blockGroups; ++bg)
+  // One phase: groups of `split` blocks from `firstBlock`, by groups of the
+  // bands from `firstBand`, in the schedule's loop order.
+  auto addPhase = [&](int64_t firstBlock, int64_t blocks, int64_t split,
+                      int64_t firstBand, int64_t bands) {
+    int64_t blockGroups = ceilDiv(blocks, split);
+    int64_t bandGroups = ceilDiv(bands, kComputeUnits / split);
+    auto group = [&](int64_t bg, int64_t jg) {
+      add(firstBlock + bg * split, std::min(split, blocks - bg * split), split,
+          firstBand, bands, jg);
+    };
+    if (s.order == LoopOrder::KLoop) {
       for (int64_t jg = 0; jg < bandGroups; ++jg)
-        add(bg, jg);
+        for (int64_t bg = 0; bg < blockGroups; ++bg)
+          group(bg, jg);
+    } else {
+      for (int64_t bg = 0; bg < blockGroups; ++bg)
+        for (int64_t jg = 0; jg < bandGroups; ++jg)
+          group(bg, jg);
+    }
+  };
+  // The blocks that do not fill a last group (6 blocks in twos on 4 CUs
+  // leave 2) run, with splitBlockTail, in a phase of their own with fewer
+  // blocks and more bands per round, so that no CU idles.
+  int64_t leftover = g.blocks % s.blockSplit;
+  if (s.splitBlockTail && leftover) {
+    int64_t mainBlocks = g.blocks - leftover;
+    addPhase(0, mainBlocks, s.blockSplit, 0, plan.bands.size());
+    int64_t split = leftover == 2 ? 2 : 1;
+    std::vector<Band> tail =
+        fillRounds(getBands(conv.out, s.tailBandRows), kComputeUnits / split);
+    int64_t firstBand = plan.bands.size();
+    plan.bands.insert(plan.bands.end(), tail.begin(), tail.end());
+    addPhase(mainBlocks, leftover, split, firstBand, tail.size());
+  } else {
+    addPhase(0, g.blocks, s.blockSplit, 0, plan.bands.size());
   }
 
   // A CU's tile is its band through its block's channel window. The slot
   // changes for every CU when any CU's tile changes (the CUs read the same
   // addresses); a shared tile is one broadcast load.
   auto tileOf = [&](const Round &r, unsigned c) {
-    return std::make_pair(r.band[c], g.windowStart[r.block[c]]);
+    const Band &b = plan.bands[r.band[c]];
+    return std::make_tuple(b.image, b.firstRow, b.rows, b.firstCol, b.cols,
+                           g.windowStart[r.block[c]]);
   };
   for (size_t r = 0; r < plan.rounds.size(); ++r) {
     const Round &round = plan.rounds[r];
@@ -256,7 +293,7 @@ ConvPlan dlc::snowflake::planConv(const ConvLayer &conv, const ConvGeometry &g,
       // only when the round is the first.
       bool changed = !previous || g.channelGroups > 1;
       bool shared = true;
-      std::optional<std::pair<int64_t, int64_t>> first;
+      std::optional<decltype(tileOf(round, 0))> first;
       for (unsigned c = 0; c < kComputeUnits; ++c) {
         if (round.block[c] < 0)
           continue;
@@ -276,14 +313,21 @@ ConvPlan dlc::snowflake::planConv(const ConvLayer &conv, const ConvGeometry &g,
     }
   }
 
-  // Weights: a step's CUs need (block, chunk); the slot flips when that
-  // changes for any CU, and the load is overlapped unless there is one slot.
+  // Weights: a step's CUs need (block, chunk). With two slots, a step whose
+  // weights a slot still holds for every CU it uses loads nothing (two
+  // blocks of one chunk each stay for the whole layer); else they load
+  // into the slot the step before does not read, during that step. With
+  // one slot they load at the step's start.
+  using Held = std::pair<int64_t, size_t>;
+  Held held[2][kComputeUnits];
+  for (auto &slot : held)
+    for (Held &h : slot)
+      h = {-1, 0};
   const Step *last = nullptr;
   for (size_t r = 0; r < plan.rounds.size(); ++r) {
     const Round &round = plan.rounds[r];
     for (size_t k = 0; k < g.chunks.size(); ++k) {
       Step step{r, k, r * g.channelGroups + g.chunks[k].group};
-      bool changed = !last || last->chunk != k;
       bool shared = true;
       int64_t firstBlock = -1;
       for (unsigned c = 0; c < kComputeUnits; ++c) {
@@ -292,19 +336,33 @@ ConvPlan dlc::snowflake::planConv(const ConvLayer &conv, const ConvGeometry &g,
         if (firstBlock < 0)
           firstBlock = round.block[c];
         shared &= round.block[c] == firstBlock;
-        if (last && plan.rounds[last->round].block[c] != round.block[c])
-          changed = true;
       }
-      step.loadWeights = changed;
       step.weightsBroadcast = shared;
-      if (g.weightSlots == 2) {
-        step.weightSlot = !last     ? 0
-                          : changed ? 1 - last->weightSlot
-                                    : last->weightSlot;
-        step.prefetch = changed;
+      auto holds = [&](int slot) {
+        for (unsigned c = 0; c < kComputeUnits; ++c)
+          if (round.block[c] >= 0 && held[slot][c] != Held{round.block[c], k})
+            return false;
+        return true;
+      };
+      int slots = g.weightSlots == 2 ? 2 : 1;
+      int hit = -1;
+      for (int slot = 0; slot < slots && last; ++slot)
+        if (holds(slot))
+          hit = slot;
+      if (last && holds(last->weightSlot))
+        hit = last->weightSlot;
+      if (hit >= 0) {
+        step.weightSlot = hit;
       } else {
-        step.weightSlot = 0;
-        step.prefetch = changed && !last;
+        step.loadWeights = true;
+        step.weightSlot = slots == 1 ? 0
+                          : last     ? 1 - last->weightSlot
+                                     : firstWeightSlot;
+        step.prefetch = slots == 2 || !last;
+        for (unsigned c = 0; c < kComputeUnits; ++c)
+          if (round.block[c] >= 0 || shared)
+            held[step.weightSlot][c] = {shared ? firstBlock : round.block[c],
+                                        k};
       }
       plan.steps.push_back(step);
       last = &plan.steps.back();
@@ -322,10 +380,13 @@ namespace {
 struct Estimate {
   double cycles = 0;
   int64_t readBytes = 0, writeBytes = 0;
+  bool earlyWeights = false;
+  double lastStepCycles = 0;
 };
 
 Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
-                  const ConvSchedule &s, const SnowflakeHardware &hw) {
+                  const ConvSchedule &s, const SnowflakeHardware &hw,
+                  FreeWeights free) {
   ConvPlan plan = planConv(conv, g, s);
   double dramPerCycle = hw.getDramBytesPerCycle();
   double ports = kLoadStoreUnits * hw.portBytesPerCycle;
@@ -383,6 +444,9 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
     return bytes;
   };
   Estimate est;
+  est.earlyWeights =
+      free.slot >= 0 && g.weightSlots == 2 &&
+      transferCycles(weightBytes(plan.steps.front())) <= free.cycles;
   for (size_t i = 0; i < plan.steps.size(); ++i) {
     const Step &step = plan.steps[i];
     const Round &round = plan.rounds[step.round];
@@ -402,12 +466,14 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
     // Loads that cannot overlap: the first step's, and a single slot's.
     double exposed = 0;
     if (i == 0)
-      exposed += transferCycles(weightBytes(step) + tileBytes(tile));
+      exposed += transferCycles((est.earlyWeights ? 0 : weightBytes(step)) +
+                                tileBytes(tile));
     else if (step.loadWeights && !step.prefetch)
       exposed += transferCycles(weightBytes(step));
     if (i > 0 && s.inSlots == 1 && firstOfTile)
       exposed += transferCycles(tileBytes(tile));
     est.cycles += exposed + std::max(compute, transferCycles(overlapped));
+    est.lastStepCycles = compute;
     est.readBytes += weightBytes(step);
     if (firstOfTile)
       est.readBytes += tileBytes(tile);
@@ -423,20 +489,25 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
 
 std::string dlc::snowflake::describeConvSchedule(const ConvGeometry &g,
                                                  const ConvSchedule &s) {
-  return llvm::formatv(
-             "{0} block{1} x {2} band{3} of {4} row{5} per round, "
-             "{6} input slot{7}, {8} weights chunk{9}{10}{11}",
-             s.blockSplit, s.blockSplit > 1 ? "s" : "",
-             kComputeUnits / s.blockSplit,
-             s.blockSplit < kComputeUnits ? "s" : "", s.bandRows,
-             s.bandRows > 1 ? "s" : "", s.inSlots, s.inSlots > 1 ? "s" : "",
-             g.chunks.size(), g.chunks.size() > 1 ? "s" : "",
-             g.channelGroups > 1
-                 ? llvm::formatv(", channels in {0} groups", g.channelGroups)
-                       .str()
-                 : std::string(),
-             s.splitTail ? ", the last bands in column pieces" : "")
-      .str();
+  auto plural = [](int64_t n) { return n > 1 ? "s" : ""; };
+  int64_t bands = kComputeUnits / s.blockSplit;
+  std::string text =
+      llvm::formatv("{0} block{1} x {2} band{3} of {4} row{5} per round, {6} "
+                    "input slot{7}, {8} weights chunk{9}",
+                    s.blockSplit, plural(s.blockSplit), bands, plural(bands),
+                    s.bandRows, plural(s.bandRows), s.inSlots,
+                    plural(s.inSlots), g.chunks.size(), plural(g.chunks.size()))
+          .str();
+  if (g.channelGroups > 1)
+    text += llvm::formatv(", channels in {0} groups", g.channelGroups).str();
+  if (s.splitTail)
+    text += ", the last bands in column pieces";
+  if (s.splitBlockTail)
+    text += llvm::formatv(", the last blocks over all CUs in bands of {0} "
+                          "row{1}",
+                          s.tailBandRows, plural(s.tailBandRows))
+                .str();
+  return text;
 }
 
 int64_t dlc::snowflake::estimateStreamingLayer(int64_t rounds,
@@ -458,7 +529,7 @@ int64_t dlc::snowflake::estimateStreamingLayer(int64_t rounds,
 FailureOr<ConvMapping>
 dlc::snowflake::chooseConvMapping(const ConvLayer &conv,
                                   const SnowflakeHardware &hw, LoopOrder policy,
-                                  std::string &error) {
+                                  FreeWeights free, std::string &error) {
   std::optional<ConvMapping> best;
   double bestCycles = 0;
   std::optional<ConvGeometry> tried;
@@ -473,7 +544,9 @@ dlc::snowflake::chooseConvMapping(const ConvLayer &conv,
     if (s.inSlots * s.inSlot + 2 * s.outSlot + s.partialSlot >
         hw.mapsBufferElements)
       return false;
-    Estimate e = estimate(conv, g, s, hw);
+    Estimate e = estimate(conv, g, s, hw, free);
+    s.earlyWeights = e.earlyWeights;
+    s.lastStepCycles = e.lastStepCycles;
     s.predictedCycles = static_cast<int64_t>(std::ceil(e.cycles));
     s.dramReadBytes = e.readBytes;
     s.dramWriteBytes = e.writeBytes;
@@ -515,9 +588,22 @@ dlc::snowflake::chooseConvMapping(const ConvLayer &conv,
             if (!consider(g, s))
               break;
             int64_t bands = conv.out.n * ceilDiv(conv.out.h, rows);
-            s.splitTail = true;
-            if (bands % (kComputeUnits / split))
-              consider(g, s);
+            bool bandTail = bands % (kComputeUnits / split);
+            bool blockTail = g.blocks % split;
+            for (int variant = 1; variant < 4; ++variant) {
+              s.splitTail = variant & 1;
+              s.splitBlockTail = variant & 2;
+              if ((s.splitTail && !bandTail) ||
+                  (s.splitBlockTail && !blockTail))
+                continue;
+              if (!s.splitBlockTail) {
+                consider(g, s);
+                continue;
+              }
+              for (s.tailBandRows = 1; s.tailBandRows <= rows; ++s.tailBandRows)
+                consider(g, s);
+              s.tailBandRows = 0;
+            }
           }
       }
     }

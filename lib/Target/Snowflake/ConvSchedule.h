@@ -14,6 +14,7 @@
 
 #include "dlc/Analysis/TilingModel.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,17 @@ struct ConvSchedule {
   /// leave 3) are cut into pieces of columns so that every CU takes one:
   /// the CUs run in lockstep, so a round costs its largest piece.
   bool splitTail = false;
+  /// The blocks that do not fill a last group of `blockSplit` run in a
+  /// phase of their own, fewer blocks and more bands (of `tailBandRows` <=
+  /// bandRows rows) per round.
+  bool splitBlockTail = false;
+  int64_t tailBandRows = 0;
+  /// The first step's weights load during the previous convolution's last
+  /// step (when a slot is free there and that step hides them).
+  bool earlyWeights = false;
+  /// The compute of the last step, for the next convolution's early
+  /// weights.
+  double lastStepCycles = 0;
   int64_t predictedCycles = 0;
   int64_t dramReadBytes = 0, dramWriteBytes = 0;
 };
@@ -103,13 +115,24 @@ struct ConvMapping {
   ConvSchedule schedule;
 };
 
+/// What the convolution before a convolution leaves for the second's
+/// first weights to load during its last step: a free half of the weights
+/// buffers (slot 0 or 1 of a two-slot layout, -1 when none) and the cycles
+/// that step computes. (After a layer on the MAX units, nothing: those are
+/// bound by DRAM already, so loading weights during them would only move
+/// the time from one layer to the other.)
+struct FreeWeights {
+  int slot = -1;
+  double cycles = 0;
+};
+
 /// The best geometry (channel groups) and schedule by the model (forced to
-/// `policy`'s loop order unless Auto); an error message when the layer
-/// cannot be mapped or not even one output row fits the maps buffer.
-mlir::FailureOr<ConvMapping> chooseConvMapping(const ConvLayer &conv,
-                                               const SnowflakeHardware &hw,
-                                               LoopOrder policy,
-                                               std::string &error);
+/// `policy`'s loop order unless Auto), given what the previous layer leaves
+/// free; an error message when the layer cannot be mapped or not even one
+/// output row fits the maps buffer.
+mlir::FailureOr<ConvMapping>
+chooseConvMapping(const ConvLayer &conv, const SnowflakeHardware &hw,
+                  LoopOrder policy, FreeWeights free, std::string &error);
 
 /// The schedule in words for the report: the work split, the band shape,
 /// the input slots and the weights chunks.
@@ -172,9 +195,10 @@ struct ConvPlan {
   std::vector<Step> steps;
 };
 
-/// The rounds and steps of a schedule, with what each loads and where.
+/// The rounds and steps of a schedule, with what each loads and where; the
+/// first step's weights go to `firstWeightSlot`.
 ConvPlan planConv(const ConvLayer &conv, const ConvGeometry &geometry,
-                  const ConvSchedule &schedule);
+                  const ConvSchedule &schedule, int firstWeightSlot = 0);
 
 } // namespace dlc::snowflake
 

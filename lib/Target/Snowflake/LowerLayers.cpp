@@ -175,6 +175,22 @@ struct LayerResult {
   int64_t readBytes = 0, writeBytes = 0;
 };
 
+/// A convolution's mapping, plan and weights, chosen before any layer is
+/// written, so that the layer before it can load its first weights.
+struct PreparedConv {
+  ConvMapping mapping;
+  ConvPlan plan;
+  /// vMAC v's chunk k of block b at segment[b][v][k] in DRAM.
+  std::vector<std::vector<std::vector<int64_t>>> segment;
+
+  /// What it leaves free for the next layer's first weights.
+  FreeWeights getFreeWeights() const {
+    if (mapping.geometry.weightSlots != 2)
+      return {};
+    return {1 - plan.steps.back().weightSlot, mapping.schedule.lastStepCycles};
+  }
+};
+
 class Lowering {
 public:
   Lowering(ProgramOp program, const SnowflakeHardware &hw, LoopOrder policy,
@@ -182,7 +198,14 @@ public:
       : w(program, hw, balance), hw(hw), policy(policy),
         dataAddress(dataAddress) {}
 
-  FailureOr<LayerResult> lowerConv(const Layer &layer);
+  FailureOr<PreparedConv> prepareConv(const Layer &layer, FreeWeights free);
+  /// Loads a step's weights; returns the load/store units' sync bits.
+  unsigned loadConvWeights(const PreparedConv &conv, const Step &step);
+  /// Writes a convolution; `prefetchNext`, when set, loads the next
+  /// convolution's first weights during its last step.
+  FailureOr<LayerResult> lowerConv(const Layer &layer,
+                                   const PreparedConv &prepared,
+                                   function_ref<void()> prefetchNext);
   FailureOr<LayerResult> lowerPool(const Layer &layer);
   FailureOr<LayerResult> lowerElementwise(const Layer &layer);
 
@@ -209,34 +232,70 @@ private:
 // Convolutions
 //===----------------------------------------------------------------------===//
 
-FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
+FailureOr<PreparedConv> Lowering::prepareConv(const Layer &layer,
+                                              FreeWeights free) {
   const ConvLayer &conv = layer.conv;
   std::string message;
-  FailureOr<ConvMapping> mapping = chooseConvMapping(conv, hw, policy, message);
+  FailureOr<ConvMapping> mapping =
+      chooseConvMapping(conv, hw, policy, free, message);
   if (failed(mapping))
     return emitError(layer.loc)
            << "snowflake: '" << layer.name << "' (" << layer.opType
            << ") does not fit: " << message;
+  PreparedConv prepared;
+  prepared.mapping = *mapping;
   const ConvGeometry &g = mapping->geometry;
-  const ConvSchedule &s = mapping->schedule;
-  ConvPlan plan = planConv(conv, g, s);
-  w.setLayer(layer.loc);
-
-  // The weights, block by block: vMAC v's chunk k of block b at
-  // segment[b][v][k].
-  std::vector<std::vector<std::vector<int64_t>>> segment(g.blocks);
+  prepared.plan = planConv(conv, g, mapping->schedule,
+                           mapping->schedule.earlyWeights ? free.slot : 0);
+  // The weights, block by block.
+  prepared.segment.resize(g.blocks);
   for (int64_t blk = 0; blk < g.blocks; ++blk) {
     std::vector<float> values;
     appendBlockWeights(conv, g, blk, values);
     int64_t at = appendData(values);
     for (int64_t v = 0; v < kVMACsPerUnit; ++v) {
-      segment[blk].emplace_back();
+      prepared.segment[blk].emplace_back();
       for (int64_t e : g.segmentElements) {
-        segment[blk][v].push_back(at);
+        prepared.segment[blk][v].push_back(at);
         at += e;
       }
     }
   }
+  return prepared;
+}
+
+unsigned Lowering::loadConvWeights(const PreparedConv &prepared,
+                                   const Step &step) {
+  const ConvGeometry &g = prepared.mapping.geometry;
+  const Round &round = prepared.plan.rounds[step.round];
+  unsigned lsus = 0;
+  int64_t base = step.weightSlot * g.slotRows * kLanes;
+  int64_t length = g.segmentElements[step.chunk];
+  for (unsigned c = 0; c < kComputeUnits; ++c) {
+    if (round.block[c] < 0)
+      continue;
+    for (unsigned v = 0; v < kVMACsPerUnit; ++v) {
+      unsigned buffer = step.weightsBroadcast
+                            ? kAllWeightsBuffer + v
+                            : kFirstWeightsBuffer + c * kVMACsPerUnit + v;
+      lsus |= w.transfer(Role::Weights, true, buffer, base,
+                         prepared.segment[round.block[c]][v][step.chunk], 1,
+                         length, 0, 0);
+    }
+    if (step.weightsBroadcast)
+      break;
+  }
+  return lsus;
+}
+
+FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer,
+                                           const PreparedConv &prepared,
+                                           function_ref<void()> prefetchNext) {
+  const ConvLayer &conv = layer.conv;
+  const ConvGeometry &g = prepared.mapping.geometry;
+  const ConvSchedule &s = prepared.mapping.schedule;
+  const ConvPlan &plan = prepared.plan;
+  w.setLayer(layer.loc);
 
   // Maps buffer of each CU: two input tiles, two output slots, the partial
   // sums.
@@ -344,26 +403,8 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
     return lsus;
   };
 
-  auto loadWeights = [&](const Step &step) -> unsigned {
-    const Round &round = plan.rounds[step.round];
-    unsigned lsus = 0;
-    int64_t base = step.weightSlot * slotElements;
-    int64_t length = g.segmentElements[step.chunk];
-    for (unsigned c = 0; c < kComputeUnits; ++c) {
-      if (round.block[c] < 0)
-        continue;
-      for (unsigned v = 0; v < kVMACsPerUnit; ++v) {
-        unsigned buffer = step.weightsBroadcast
-                              ? kAllWeightsBuffer + v
-                              : kFirstWeightsBuffer + c * kVMACsPerUnit + v;
-        lsus |=
-            w.transfer(Role::Weights, true, buffer, base,
-                       segment[round.block[c]][v][step.chunk], 1, length, 0, 0);
-      }
-      if (step.weightsBroadcast)
-        break;
-    }
-    return lsus;
+  auto loadWeights = [&](const Step &step) {
+    return loadConvWeights(prepared, step);
   };
 
   auto storeOutputs = [&](const Round &round) -> unsigned {
@@ -475,11 +516,18 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
         int64_t end = (p + 1) * round.computeCols / pieces;
         segments.push_back({r, begin, end - begin});
       }
+    // The transfers go between the segments (before the only one when
+    // there is one), so the vMACs start at once after the step's sync.
+    size_t gaps = std::max<size_t>(1, segments.size() - 1);
     size_t issued = 0;
-    for (size_t k = 0; k < segments.size(); ++k) {
-      for (size_t end = (k + 1) * pending.size() / segments.size();
-           issued < end; ++issued)
+    auto issueBatch = [&](size_t gap) {
+      for (size_t end = (gap + 1) * pending.size() / gaps; issued < end;
+           ++issued)
         pending[issued]();
+    };
+    if (segments.size() == 1)
+      issueBatch(0);
+    for (size_t k = 0; k < segments.size(); ++k) {
       const Segment &segment = segments[k];
       SmallVector<Value> inits;
       for (auto [start, rowStep, pixelStep] :
@@ -487,6 +535,8 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
         inits.push_back(w.constant(start + segment.row * rowStep +
                                    segment.col * pixelStep));
       emitLoop(w, segment.cols, inits, pixelSteps, pixelBody);
+      if (k < gaps && segments.size() > 1)
+        issueBatch(k);
     }
   };
 
@@ -497,7 +547,8 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
     w.sync(maxMask(0xf));
   }
   loadMaps(plan.tiles.front());
-  loadWeights(plan.steps.front());
+  if (!s.earlyWeights)
+    loadWeights(plan.steps.front());
   for (size_t i = 0; i < plan.steps.size(); ++i) {
     const Step &step = plan.steps[i];
     bool firstOfRound = step.chunk == 0;
@@ -528,6 +579,8 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer) {
     if (s.inSlots == 2 && lastOfTile && step.tile + 1 < plan.tiles.size() &&
         plan.tiles[step.tile + 1].load)
       loadMaps(plan.tiles[step.tile + 1]);
+    if (i + 1 == plan.steps.size() && prefetchNext)
+      prefetchNext();
     w.setDeferring(false);
     compute(step, w.takeDeferred());
   }
@@ -891,10 +944,37 @@ struct LowerLayersPass
         .create<HaltOp>(func.getLoc());
 
     Lowering lowering(program, hw, loopOrder, balanceLoads, dataAddress);
+    // The convolutions' mappings first, in order: each knows what the
+    // convolution before it leaves free for its first weights.
+    std::vector<std::optional<PreparedConv>> prepared(model->layers.size());
+    FreeWeights free;
+    for (auto [i, layer] : llvm::enumerate(model->layers)) {
+      if (layer.kind != Layer::Kind::Conv) {
+        free = {};
+        continue;
+      }
+      FailureOr<PreparedConv> conv = lowering.prepareConv(layer, free);
+      if (failed(conv))
+        return signalPassFailure();
+      prepared[i] = std::move(*conv);
+      free = prepared[i]->getFreeWeights();
+    }
     SmallVector<Attribute> layers;
-    for (const Layer &layer : model->layers) {
+    for (auto [i, layer] : llvm::enumerate(model->layers)) {
+      std::function<void()> prefetchNext;
+      if (i + 1 < prepared.size() && prepared[i + 1] &&
+          prepared[i + 1]->mapping.schedule.earlyWeights) {
+        const PreparedConv &next = *prepared[i + 1];
+        prefetchNext = [&lowering, &next] {
+          lowering.loadConvWeights(next, next.plan.steps.front());
+        };
+      }
+      // (A function_ref of an empty std::function is not null.)
+      function_ref<void()> hook =
+          prefetchNext ? function_ref<void()>(prefetchNext) : nullptr;
       FailureOr<LayerResult> result =
-          layer.kind == Layer::Kind::Conv   ? lowering.lowerConv(layer)
+          layer.kind == Layer::Kind::Conv
+              ? lowering.lowerConv(layer, *prepared[i], hook)
           : layer.kind == Layer::Kind::Pool ? lowering.lowerPool(layer)
                                             : lowering.lowerElementwise(layer);
       if (failed(result))
