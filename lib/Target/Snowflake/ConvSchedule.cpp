@@ -188,6 +188,17 @@ std::vector<Band> dlc::snowflake::getBands(const DramView &out,
   return bands;
 }
 
+double dlc::snowflake::getFirstWeightCycles(const ConvGeometry &g,
+                                            const ConvPlan &plan,
+                                            const SnowflakeHardware &hw) {
+  const Step &first = plan.steps.front();
+  double bytes = first.getWeightLoads() * kVMACsPerUnit *
+                 g.segmentElements[first.chunk] * 2.0;
+  return std::max(bytes / hw.getDramBytesPerCycle(),
+                  bytes / (kLoadStoreUnits * hw.portBytesPerCycle)) +
+         hw.dramLatencyCycles;
+}
+
 ConvPlan dlc::snowflake::planConv(const ConvLayer &conv, const ConvGeometry &g,
                                   const ConvSchedule &s, int firstWeightSlot) {
   ConvPlan plan;
@@ -264,13 +275,18 @@ ConvPlan dlc::snowflake::planConv(const ConvLayer &conv, const ConvGeometry &g,
   int64_t leftover = g.blocks % s.blockSplit;
   if (s.splitBlockTail && leftover) {
     int64_t mainBlocks = g.blocks - leftover;
-    addPhase(0, mainBlocks, s.blockSplit, 0, plan.bands.size());
+    int64_t mainBands = plan.bands.size();
     int64_t split = leftover == 2 ? 2 : 1;
     std::vector<Band> tail =
         fillRounds(getBands(conv.out, s.tailBandRows), kComputeUnits / split);
-    int64_t firstBand = plan.bands.size();
     plan.bands.insert(plan.bands.end(), tail.begin(), tail.end());
-    addPhase(mainBlocks, leftover, split, firstBand, tail.size());
+    // The leftover blocks first when their phase's first step loads fewer
+    // weights (fewer distinct blocks): less of the layer's start exposed.
+    if (s.blockTailFirst)
+      addPhase(mainBlocks, leftover, split, mainBands, tail.size());
+    addPhase(0, mainBlocks, s.blockSplit, 0, mainBands);
+    if (!s.blockTailFirst)
+      addPhase(mainBlocks, leftover, split, mainBands, tail.size());
   } else {
     addPhase(0, g.blocks, s.blockSplit, 0, plan.bands.size());
   }
@@ -328,16 +344,20 @@ ConvPlan dlc::snowflake::planConv(const ConvLayer &conv, const ConvGeometry &g,
     const Round &round = plan.rounds[r];
     for (size_t k = 0; k < g.chunks.size(); ++k) {
       Step step{r, k, r * g.channelGroups + g.chunks[k].group};
-      bool shared = true;
-      int64_t firstBlock = -1;
+      // The block the most CUs share (the first of equals) is broadcast.
+      int64_t users = 1;
       for (unsigned c = 0; c < kComputeUnits; ++c) {
-        if (round.block[c] < 0)
-          continue;
-        if (firstBlock < 0)
-          firstBlock = round.block[c];
-        shared &= round.block[c] == firstBlock;
+        int64_t count = 0;
+        for (unsigned d = 0; d < kComputeUnits; ++d)
+          count += round.block[c] >= 0 && round.block[d] == round.block[c];
+        if (count > users) {
+          users = count;
+          step.broadcastBlock = round.block[c];
+        }
       }
-      step.weightsBroadcast = shared;
+      for (unsigned c = 0; c < kComputeUnits; ++c)
+        if (round.block[c] >= 0 && round.block[c] != step.broadcastBlock)
+          step.ownMask |= 1u << c;
       auto holds = [&](int slot) {
         for (unsigned c = 0; c < kComputeUnits; ++c)
           if (round.block[c] >= 0 && held[slot][c] != Held{round.block[c], k})
@@ -359,10 +379,12 @@ ConvPlan dlc::snowflake::planConv(const ConvLayer &conv, const ConvGeometry &g,
                           : last     ? 1 - last->weightSlot
                                      : firstWeightSlot;
         step.prefetch = slots == 2 || !last;
-        for (unsigned c = 0; c < kComputeUnits; ++c)
-          if (round.block[c] >= 0 || shared)
-            held[step.weightSlot][c] = {shared ? firstBlock : round.block[c],
-                                        k};
+        for (unsigned c = 0; c < kComputeUnits; ++c) {
+          if (step.broadcastBlock >= 0)
+            held[step.weightSlot][c] = {step.broadcastBlock, k};
+          if (step.ownMask & (1u << c))
+            held[step.weightSlot][c] = {round.block[c], k};
+        }
       }
       plan.steps.push_back(step);
       last = &plan.steps.back();
@@ -428,9 +450,8 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
   auto weightBytes = [&](const Step &step) -> int64_t {
     if (!step.loadWeights)
       return 0;
-    const Round &round = plan.rounds[step.round];
-    int64_t cus = step.weightsBroadcast ? 1 : llvm::popcount(round.activeMask);
-    return cus * kVMACsPerUnit * g.segmentElements[step.chunk] * 2;
+    return step.getWeightLoads() * kVMACsPerUnit *
+           g.segmentElements[step.chunk] * 2;
   };
   auto storeBytes = [&](const Round &round) {
     int64_t bytes = 0;
@@ -503,9 +524,10 @@ std::string dlc::snowflake::describeConvSchedule(const ConvGeometry &g,
   if (s.splitTail)
     text += ", the last bands in column pieces";
   if (s.splitBlockTail)
-    text += llvm::formatv(", the last blocks over all CUs in bands of {0} "
-                          "row{1}",
-                          s.tailBandRows, plural(s.tailBandRows))
+    text += llvm::formatv(", the {0} blocks over all CUs in bands of {1} "
+                          "row{2}",
+                          s.blockTailFirst ? "first" : "last", s.tailBandRows,
+                          plural(s.tailBandRows))
                 .str();
   return text;
 }
@@ -526,10 +548,9 @@ int64_t dlc::snowflake::estimateStreamingLayer(int64_t rounds,
   return static_cast<int64_t>(std::ceil(cycles));
 }
 
-FailureOr<ConvMapping>
-dlc::snowflake::chooseConvMapping(const ConvLayer &conv,
-                                  const SnowflakeHardware &hw, LoopOrder policy,
-                                  FreeWeights free, std::string &error) {
+FailureOr<ConvMapping> dlc::snowflake::chooseConvMapping(
+    const ConvLayer &conv, const SnowflakeHardware &hw, LoopOrder policy,
+    FreeWeights free, double nextFirstWeightCycles, std::string &error) {
   std::optional<ConvMapping> best;
   double bestCycles = 0;
   std::optional<ConvGeometry> tried;
@@ -550,9 +571,16 @@ dlc::snowflake::chooseConvMapping(const ConvLayer &conv,
     s.predictedCycles = static_cast<int64_t>(std::ceil(e.cycles));
     s.dramReadBytes = e.readBytes;
     s.dramWriteBytes = e.writeBytes;
-    if (!best || e.cycles < bestCycles) {
+    // What the next convolution's first weights will cost it: hidden by
+    // a last step long enough, with a free weights slot.
+    double cost = e.cycles;
+    if (nextFirstWeightCycles > 0)
+      cost += g.weightSlots == 2
+                  ? std::max(0.0, nextFirstWeightCycles - e.lastStepCycles)
+                  : nextFirstWeightCycles;
+    if (!best || cost < bestCycles) {
       best = ConvMapping{g, s};
-      bestCycles = e.cycles;
+      bestCycles = cost;
     }
     return true;
   };
@@ -601,8 +629,12 @@ dlc::snowflake::chooseConvMapping(const ConvLayer &conv,
                 continue;
               }
               for (s.tailBandRows = 1; s.tailBandRows <= rows; ++s.tailBandRows)
-                consider(g, s);
+                for (bool first : {false, true}) {
+                  s.blockTailFirst = first;
+                  consider(g, s);
+                }
               s.tailBandRows = 0;
+              s.blockTailFirst = false;
             }
           }
       }

@@ -95,11 +95,13 @@ struct ConvSchedule {
   /// leave 3) are cut into pieces of columns so that every CU takes one:
   /// the CUs run in lockstep, so a round costs its largest piece.
   bool splitTail = false;
-  /// The blocks that do not fill a last group of `blockSplit` run in a
-  /// phase of their own, fewer blocks and more bands (of `tailBandRows` <=
-  /// bandRows rows) per round.
+  /// The blocks that do not fill a group of `blockSplit` (the last ones)
+  /// run in a phase of their own, fewer blocks and more bands (of
+  /// `tailBandRows` <= bandRows rows) per round.
   bool splitBlockTail = false;
   int64_t tailBandRows = 0;
+  /// That phase comes first (its first step loads fewer blocks' weights).
+  bool blockTailFirst = false;
   /// The first step's weights load during the previous convolution's last
   /// step (when a slot is free there and that step hides them).
   bool earlyWeights = false;
@@ -127,12 +129,15 @@ struct FreeWeights {
 };
 
 /// The best geometry (channel groups) and schedule by the model (forced to
-/// `policy`'s loop order unless Auto), given what the previous layer leaves
-/// free; an error message when the layer cannot be mapped or not even one
+/// `policy`'s loop order unless Auto), given what the previous convolution
+/// leaves free and what the next one's first weights take to load (0 when
+/// there is none or it is not known yet: the layer's last step can hide
+/// them); an error message when the layer cannot be mapped or not even one
 /// output row fits the maps buffer.
 mlir::FailureOr<ConvMapping>
 chooseConvMapping(const ConvLayer &conv, const SnowflakeHardware &hw,
-                  LoopOrder policy, FreeWeights free, std::string &error);
+                  LoopOrder policy, FreeWeights free,
+                  double nextFirstWeightCycles, std::string &error);
 
 /// The schedule in words for the report: the work split, the band shape,
 /// the input slots and the weights chunks.
@@ -185,7 +190,17 @@ struct Step {
   int weightSlot = 0;
   /// Its weights are loaded for it: during the previous step when
   /// `prefetch`, else at its start (one weights slot only).
-  bool loadWeights = false, prefetch = false, weightsBroadcast = false;
+  bool loadWeights = false, prefetch = false;
+  /// How: the block most of its CUs use goes to every CU at once (-1 when
+  /// no two CUs share one), then each CU of `ownMask` gets its own block,
+  /// on the same load/store units so that it lands after.
+  int64_t broadcastBlock = -1;
+  unsigned ownMask = 0;
+
+  /// Weights segments it loads (per vMAC).
+  int64_t getWeightLoads() const {
+    return (broadcastBlock >= 0 ? 1 : 0) + llvm::popcount(ownMask);
+  }
 };
 
 struct ConvPlan {
@@ -194,6 +209,10 @@ struct ConvPlan {
   std::vector<Tile> tiles;
   std::vector<Step> steps;
 };
+
+/// The cycles the first step's weights of a plan take to load.
+double getFirstWeightCycles(const ConvGeometry &geometry, const ConvPlan &plan,
+                            const SnowflakeHardware &hw);
 
 /// The rounds and steps of a schedule, with what each loads and where; the
 /// first step's weights go to `firstWeightSlot`.

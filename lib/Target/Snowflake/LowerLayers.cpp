@@ -88,17 +88,20 @@ public:
     });
   }
 
-  /// One `ld`/`st` of `rows` rows of `length` elements; the unit comes
-  /// from the balancing (or the role) and gets `lscfg` when its shape
-  /// changes. Returns the unit's sync bit.
+  /// One `ld`/`st` of `rows` rows of `length` elements; the unit is
+  /// `forceUnit`, or comes from the balancing (or the role), and gets
+  /// `lscfg` when its shape changes. Returns the unit's sync bit.
   unsigned transfer(Role role, bool load, unsigned buffer, int64_t bufferAddr,
                     int64_t dramAddr, int64_t rows, int64_t length,
-                    int64_t dramStride, int64_t bufferStride) {
+                    int64_t dramStride, int64_t bufferStride,
+                    int forceUnit = -1) {
     if (rows == 1)
       dramStride = bufferStride = 0;
     double bytes = 2.0 * rows * length;
     unsigned unit;
-    if (balance) {
+    if (forceUnit >= 0) {
+      unit = forceUnit;
+    } else if (balance) {
       unit = 0;
       for (unsigned u = 1; u < kLoadStoreUnits; ++u)
         if (lsuBytes[u] < lsuBytes[unit])
@@ -198,7 +201,11 @@ public:
       : w(program, hw, balance), hw(hw), policy(policy),
         dataAddress(dataAddress) {}
 
-  FailureOr<PreparedConv> prepareConv(const Layer &layer, FreeWeights free);
+  /// Chooses a convolution's mapping and plan (see chooseConvMapping).
+  FailureOr<PreparedConv> prepareConv(const Layer &layer, FreeWeights free,
+                                      double nextFirstWeightCycles);
+  /// Puts its weights in the data section.
+  void appendConvWeights(const Layer &layer, PreparedConv &prepared);
   /// Loads a step's weights; returns the load/store units' sync bits.
   unsigned loadConvWeights(const PreparedConv &conv, const Step &step);
   /// Writes a convolution; `prefetchNext`, when set, loads the next
@@ -233,11 +240,12 @@ private:
 //===----------------------------------------------------------------------===//
 
 FailureOr<PreparedConv> Lowering::prepareConv(const Layer &layer,
-                                              FreeWeights free) {
+                                              FreeWeights free,
+                                              double nextFirstWeightCycles) {
   const ConvLayer &conv = layer.conv;
   std::string message;
   FailureOr<ConvMapping> mapping =
-      chooseConvMapping(conv, hw, policy, free, message);
+      chooseConvMapping(conv, hw, policy, free, nextFirstWeightCycles, message);
   if (failed(mapping))
     return emitError(layer.loc)
            << "snowflake: '" << layer.name << "' (" << layer.opType
@@ -247,7 +255,13 @@ FailureOr<PreparedConv> Lowering::prepareConv(const Layer &layer,
   const ConvGeometry &g = mapping->geometry;
   prepared.plan = planConv(conv, g, mapping->schedule,
                            mapping->schedule.earlyWeights ? free.slot : 0);
-  // The weights, block by block.
+  return prepared;
+}
+
+void Lowering::appendConvWeights(const Layer &layer, PreparedConv &prepared) {
+  const ConvLayer &conv = layer.conv;
+  const ConvGeometry &g = prepared.mapping.geometry;
+  // Block by block.
   prepared.segment.resize(g.blocks);
   for (int64_t blk = 0; blk < g.blocks; ++blk) {
     std::vector<float> values;
@@ -261,7 +275,6 @@ FailureOr<PreparedConv> Lowering::prepareConv(const Layer &layer,
       }
     }
   }
-  return prepared;
 }
 
 unsigned Lowering::loadConvWeights(const PreparedConv &prepared,
@@ -271,19 +284,27 @@ unsigned Lowering::loadConvWeights(const PreparedConv &prepared,
   unsigned lsus = 0;
   int64_t base = step.weightSlot * g.slotRows * kLanes;
   int64_t length = g.segmentElements[step.chunk];
-  for (unsigned c = 0; c < kComputeUnits; ++c) {
-    if (round.block[c] < 0)
-      continue;
+  auto segmentOf = [&](int64_t block, unsigned v) {
+    return prepared.segment[block][v][step.chunk];
+  };
+  // vMAC v's broadcast goes on unit[v], and so do the CUs' own blocks
+  // after it.
+  int unit[kVMACsPerUnit] = {-1, -1, -1, -1};
+  if (step.broadcastBlock >= 0)
     for (unsigned v = 0; v < kVMACsPerUnit; ++v) {
-      unsigned buffer = step.weightsBroadcast
-                            ? kAllWeightsBuffer + v
-                            : kFirstWeightsBuffer + c * kVMACsPerUnit + v;
-      lsus |= w.transfer(Role::Weights, true, buffer, base,
-                         prepared.segment[round.block[c]][v][step.chunk], 1,
-                         length, 0, 0);
+      unsigned bit =
+          w.transfer(Role::Weights, true, kAllWeightsBuffer + v, base,
+                     segmentOf(step.broadcastBlock, v), 1, length, 0, 0);
+      lsus |= bit;
+      unit[v] = llvm::countr_zero(bit) - kSyncLSUBit;
     }
-    if (step.weightsBroadcast)
-      break;
+  for (unsigned c = 0; c < kComputeUnits; ++c) {
+    if (!(step.ownMask & (1u << c)))
+      continue;
+    for (unsigned v = 0; v < kVMACsPerUnit; ++v)
+      lsus |= w.transfer(
+          Role::Weights, true, kFirstWeightsBuffer + c * kVMACsPerUnit + v,
+          base, segmentOf(round.block[c], v), 1, length, 0, 0, unit[v]);
   }
   return lsus;
 }
@@ -309,14 +330,15 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer,
   int64_t tileRowElements = g.tileCols * cr;
   const DramView &in = conv.in, &out = conv.out;
   bool padded = conv.padTop || conv.padLeft || conv.padBottom || conv.padRight;
-  // The tile columns of each (maps slot, CU) that may hold image data:
-  // the slots start all zero, a whole band's tile keeps its padding
-  // columns, but a column piece loads image columns where another tile has
-  // padding, which that tile then fills.
+  // The tile columns of each (maps slot, CU) that may hold something else
+  // than zeros: all of them at first (the last layer's data), then those a
+  // tile loaded image data into. A tile fills the ones that are its
+  // padding, row by row beside its load; a whole band's tile after another
+  // whole band's finds its padding columns still zero.
   std::vector<bool> dirty[2][kComputeUnits];
   for (auto &slot : dirty)
     for (std::vector<bool> &columns : slot)
-      columns.assign(g.tileCols, false);
+      columns.assign(g.tileCols, true);
 
   auto loadMaps = [&](const Tile &tile) -> unsigned {
     const Round &round = plan.rounds[tile.round];
@@ -540,12 +562,7 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer,
     }
   };
 
-  // Prologue: the padding of both input slots, then the first tiles.
-  if (padded) {
-    VFillOp::create(w.b, w.getLoc(), (1u << kComputeUnits) - 1, w.constant(0),
-                    w.constant(0), w.constant(inEnd));
-    w.sync(maxMask(0xf));
-  }
+  // Prologue: the first tiles (with their padding) and weights.
   loadMaps(plan.tiles.front());
   if (!s.earlyWeights)
     loadWeights(plan.steps.front());
@@ -945,20 +962,32 @@ struct LowerLayersPass
 
     Lowering lowering(program, hw, loopOrder, balanceLoads, dataAddress);
     // The convolutions' mappings first, in order: each knows what the
-    // convolution before it leaves free for its first weights.
+    // convolution before it leaves free for its first weights. A second
+    // pass chooses again knowing what the next convolution's first weights
+    // take (the first pass's choice), so that a layer's last step can
+    // hide them.
     std::vector<std::optional<PreparedConv>> prepared(model->layers.size());
-    FreeWeights free;
-    for (auto [i, layer] : llvm::enumerate(model->layers)) {
-      if (layer.kind != Layer::Kind::Conv) {
-        free = {};
-        continue;
+    for (int pass = 0; pass < 2; ++pass) {
+      FreeWeights free;
+      for (auto [i, layer] : llvm::enumerate(model->layers)) {
+        if (layer.kind != Layer::Kind::Conv) {
+          free = {};
+          continue;
+        }
+        double next = 0;
+        if (pass == 1 && i + 1 < prepared.size() && prepared[i + 1])
+          next = getFirstWeightCycles(prepared[i + 1]->mapping.geometry,
+                                      prepared[i + 1]->plan, hw);
+        FailureOr<PreparedConv> conv = lowering.prepareConv(layer, free, next);
+        if (failed(conv))
+          return signalPassFailure();
+        prepared[i] = std::move(*conv);
+        free = prepared[i]->getFreeWeights();
       }
-      FailureOr<PreparedConv> conv = lowering.prepareConv(layer, free);
-      if (failed(conv))
-        return signalPassFailure();
-      prepared[i] = std::move(*conv);
-      free = prepared[i]->getFreeWeights();
     }
+    for (auto [i, layer] : llvm::enumerate(model->layers))
+      if (prepared[i])
+        lowering.appendConvWeights(layer, *prepared[i]);
     SmallVector<Attribute> layers;
     for (auto [i, layer] : llvm::enumerate(model->layers)) {
       std::function<void()> prefetchNext;

@@ -13,7 +13,8 @@
 // CHECK-SAME: inputs = [#snowflake.dram_tensor<"input0", address = 0, shape = [1, 3, 8, 8], strides = [192, 1, 24, 3]>]
 // CHECK-SAME: layers = [#snowflake.layer<name = "conv1", op = "Conv", fused = ["relu1"], macs = 27648, hardware_macs = 110592, loop_order = "{{[mk]}}loop", schedule = "1 block x 4 bands of 3 rows per round, 2 input slots, 1 weights chunk, the last bands in column pieces"
 // CHECK-SAME: outputs = [#snowflake.dram_tensor<"output0", address = 192, shape = [1, 16, 8, 8], strides = [1024, 1, 128, 16]>]
-// CHECK: snowflake.vfill cus(15)
+// The first tiles fill their own padding (CU 0's left column, its top row).
+// CHECK: snowflake.vfill cus(1)
 // CHECK-DAG: snowflake.ld unit({{[0-3]}}) buffer(0)
 // CHECK-DAG: snowflake.ld unit({{[0-3]}}) buffer(3)
 // CHECK-DAG: snowflake.ld unit({{[0-3]}}) buffer(8)
