@@ -20,6 +20,10 @@
 #   as a fourth round of four pieces of 7 pixels, so that no CU idles.
 # - A pixel is one trace of its 256 channels: vbias, vmac of 256, vwb;
 #   261 MAC cycles against 7 issue cycles.
+# - Splitting the first step in two passes over halves of the channels
+#   (as conv3x3_64.s does with its kernel rows) was tried: block 1's
+#   weights then load during the second pass, which is too short to hide
+#   them, and the layer is no faster (29821 cycles against 29816).
 # - Two input slots: the next round's rows load during block 1 of this
 #   one. Two output slots (one per block): a step's outputs store during
 #   the next step. Units 0 and 1 load rows, units 2 and 3 store (each keeps

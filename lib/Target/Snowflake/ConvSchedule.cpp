@@ -188,12 +188,28 @@ std::vector<Band> dlc::snowflake::getBands(const DramView &out,
   return bands;
 }
 
+std::vector<Trace> dlc::snowflake::getStepTraces(const ConvGeometry &g,
+                                                 const Step &step) {
+  const Chunk &chunk = g.chunks[step.chunk];
+  int64_t begin = chunk.firstRow + step.rowBegin;
+  int64_t end = chunk.firstRow + step.rowEnd;
+  std::vector<Trace> traces;
+  for (size_t t = chunk.firstTrace; t < chunk.endTrace; ++t) {
+    const Trace &trace = g.traces[t];
+    int64_t lo = std::max(begin, trace.row);
+    int64_t hi = std::min(end, trace.row + trace.length);
+    if (lo < hi)
+      traces.push_back({trace.offset + lo - trace.row, hi - lo, lo});
+  }
+  return traces;
+}
+
 double dlc::snowflake::getFirstWeightCycles(const ConvGeometry &g,
                                             const ConvPlan &plan,
                                             const SnowflakeHardware &hw) {
   const Step &first = plan.steps.front();
-  double bytes = first.getWeightLoads() * kVMACsPerUnit *
-                 g.segmentElements[first.chunk] * 2.0;
+  double bytes =
+      first.getWeightLoads() * kVMACsPerUnit * first.getWeightElements(g) * 2.0;
   return std::max(bytes / hw.getDramBytesPerCycle(),
                   bytes / (kLoadStoreUnits * hw.portBytesPerCycle)) +
          hw.dramLatencyCycles;
@@ -344,6 +360,7 @@ ConvPlan dlc::snowflake::planConv(const ConvLayer &conv, const ConvGeometry &g,
     const Round &round = plan.rounds[r];
     for (size_t k = 0; k < g.chunks.size(); ++k) {
       Step step{r, k, r * g.channelGroups + g.chunks[k].group};
+      step.rowEnd = g.chunks[k].rows;
       // The block the most CUs share (the first of equals) is broadcast.
       int64_t users = 1;
       for (unsigned c = 0; c < kComputeUnits; ++c) {
@@ -390,6 +407,15 @@ ConvPlan dlc::snowflake::planConv(const ConvLayer &conv, const ConvGeometry &g,
       last = &plan.steps.back();
     }
   }
+  // The split first step: its second part loads during the first, into
+  // the same slot.
+  if (s.firstSplitRows > 0 && s.firstSplitRows < plan.steps.front().rowEnd) {
+    Step second = plan.steps.front();
+    plan.steps.front().rowEnd = s.firstSplitRows;
+    second.rowBegin = s.firstSplitRows;
+    second.prefetch = true;
+    plan.steps.insert(plan.steps.begin() + 1, second);
+  }
   return plan;
 }
 
@@ -417,18 +443,17 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
                        hw.dramLatencyCycles
                  : 0.0;
   };
-  // Per pixel and chunk: the traces, the accumulator setup and the
+  // Per pixel and step: the traces, the accumulator setup and the
   // write-back (or save), or the control core's issue when it is slower.
-  std::vector<double> pixelCycles;
-  for (const Chunk &chunk : g.chunks) {
+  auto pixelCycles = [&](const Step &step) {
+    std::vector<Trace> traces = getStepTraces(g, step);
     double mac = 0;
-    for (size_t t = chunk.firstTrace; t < chunk.endTrace; ++t)
-      mac += g.traces[t].length;
-    mac += (&chunk == &g.chunks.front() ? 1 : 8) +
-           (&chunk == &g.chunks.back() ? 4 : 8);
-    double issue = 2.0 * (chunk.endTrace - chunk.firstTrace) + 9;
-    pixelCycles.push_back(std::max(mac, issue));
-  }
+    for (const Trace &trace : traces)
+      mac += trace.length;
+    mac += (step.startsPixel() ? 1 : 8) + (step.endsPixel(g) ? 4 : 8);
+    double issue = 2.0 * traces.size() + 9;
+    return std::max(mac, issue);
+  };
   // A tile's bytes: its bands' windows (one when broadcast), when loaded.
   auto tileBytes = [&](const Tile &tile) {
     if (!tile.load)
@@ -450,8 +475,8 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
   auto weightBytes = [&](const Step &step) -> int64_t {
     if (!step.loadWeights)
       return 0;
-    return step.getWeightLoads() * kVMACsPerUnit *
-           g.segmentElements[step.chunk] * 2;
+    return step.getWeightLoads() * kVMACsPerUnit * step.getWeightElements(g) *
+           2;
   };
   auto storeBytes = [&](const Round &round) {
     int64_t bytes = 0;
@@ -472,7 +497,7 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
     const Step &step = plan.steps[i];
     const Round &round = plan.rounds[step.round];
     double compute =
-        round.computeRows * round.computeCols * pixelCycles[step.chunk] + 30;
+        round.computeRows * round.computeCols * pixelCycles(step) + 30;
     int64_t overlapped = 0;
     if (i + 1 < plan.steps.size() && plan.steps[i + 1].prefetch)
       overlapped += weightBytes(plan.steps[i + 1]);
@@ -523,6 +548,11 @@ std::string dlc::snowflake::describeConvSchedule(const ConvGeometry &g,
     text += llvm::formatv(", channels in {0} groups", g.channelGroups).str();
   if (s.splitTail)
     text += ", the last bands in column pieces";
+  if (s.firstSplitRows)
+    text += llvm::formatv(", the first step in two (its first {0} rows "
+                          "first)",
+                          s.firstSplitRows)
+                .str();
   if (s.splitBlockTail)
     text += llvm::formatv(", the {0} blocks over all CUs in bands of {1} "
                           "row{2}",
@@ -556,7 +586,8 @@ FailureOr<ConvMapping> dlc::snowflake::chooseConvMapping(
   std::optional<ConvGeometry> tried;
   // Whether the schedule fits the maps buffer; the best one so far kept.
   auto consider = [&](const ConvGeometry &g, ConvSchedule s) {
-    int64_t partialPerPixel = g.chunks.size() > 1 ? 2 * kBlockChannels : 0;
+    int64_t partialPerPixel =
+        g.chunks.size() > 1 || s.firstSplitRows ? 2 * kBlockChannels : 0;
     s.tileRows =
         (s.bandRows - 1) * conv.strideH + (conv.kH - 1) * conv.dilationH + 1;
     s.inSlot = s.tileRows * g.tileCols * g.groupChannels;
@@ -638,6 +669,18 @@ FailureOr<ConvMapping> dlc::snowflake::chooseConvMapping(
             }
           }
       }
+    }
+  }
+  // The best schedule with its first step split, at a few points of its
+  // first chunk (when its weights are not loaded early anyway).
+  if (best && !best->schedule.earlyWeights) {
+    ConvMapping chosen = *best;
+    int64_t rows = chosen.geometry.chunks.front().rows;
+    for (int64_t part : {8, 4, 3, 2}) {
+      ConvSchedule s = chosen.schedule;
+      s.firstSplitRows = rows / part;
+      if (s.firstSplitRows >= 1)
+        consider(chosen.geometry, s);
     }
   }
   if (!best) {

@@ -13,6 +13,7 @@
 #include "Layers.h"
 
 #include "dlc/Analysis/TilingModel.h"
+#include "dlc/Target/Snowflake/ISA.h"
 
 #include <optional>
 #include <string>
@@ -108,6 +109,10 @@ struct ConvSchedule {
   /// The compute of the last step, for the next convolution's early
   /// weights.
   double lastStepCycles = 0;
+  /// When not 0, the layer's first step runs in two: rows [0, this) of
+  /// its chunk (the pixels' partial sums saved), then the rest, which load
+  /// meanwhile: less of the first weights is exposed.
+  int64_t firstSplitRows = 0;
   int64_t predictedCycles = 0;
   int64_t dramReadBytes = 0, dramWriteBytes = 0;
 };
@@ -182,11 +187,15 @@ struct Tile {
   bool load = false, broadcast = false;
 };
 
-/// One chunk of one round: the unit between synchronisations.
+/// One chunk of one round (or, for the layer's first step when split,
+/// part of it): the unit between synchronisations.
 struct Step {
   size_t round;
   size_t chunk;
   size_t tile;
+  /// The chunk's rows it takes, [rowBegin, rowEnd) from its first (all of
+  /// them but for a split first step).
+  int64_t rowBegin = 0, rowEnd = 0;
   int weightSlot = 0;
   /// Its weights are loaded for it: during the previous step when
   /// `prefetch`, else at its start (one weights slot only).
@@ -201,7 +210,22 @@ struct Step {
   int64_t getWeightLoads() const {
     return (broadcastBlock >= 0 ? 1 : 0) + llvm::popcount(ownMask);
   }
+  /// Whether a pixel starts here (bias or clear, else restore) and ends
+  /// here (write-back, else save).
+  bool startsPixel() const { return chunk == 0 && rowBegin == 0; }
+  bool endsPixel(const ConvGeometry &g) const {
+    return chunk + 1 == g.chunks.size() && rowEnd == g.chunks[chunk].rows;
+  }
+  /// Its weights elements per vMAC: its rows, and the bias row with the
+  /// first part of chunk 0.
+  int64_t getWeightElements(const ConvGeometry &g) const {
+    return (rowEnd - rowBegin + (startsPixel() && g.hasBias ? 1 : 0)) * kLanes;
+  }
 };
+
+/// A step's traces: its chunk's, cut to its rows.
+std::vector<Trace> getStepTraces(const ConvGeometry &geometry,
+                                 const Step &step);
 
 struct ConvPlan {
   std::vector<Band> bands;

@@ -280,32 +280,41 @@ void Lowering::appendConvWeights(const Layer &layer, PreparedConv &prepared) {
 unsigned Lowering::loadConvWeights(const PreparedConv &prepared,
                                    const Step &step) {
   const ConvGeometry &g = prepared.mapping.geometry;
+  const Chunk &chunk = g.chunks[step.chunk];
   const Round &round = prepared.plan.rounds[step.round];
-  unsigned lsus = 0;
   int64_t base = step.weightSlot * g.slotRows * kLanes;
-  int64_t length = g.segmentElements[step.chunk];
-  auto segmentOf = [&](int64_t block, unsigned v) {
-    return prepared.segment[block][v][step.chunk];
+  bool whole = step.rowBegin == 0 && step.rowEnd == chunk.rows;
+  unsigned lsus = 0;
+  // One vMAC's rows of the step (with the bias row after chunk 0) on
+  // `unit` (any when -1); returns the unit.
+  auto load = [&](unsigned buffer, int64_t block, unsigned v, int unit) {
+    int64_t segment = prepared.segment[block][v][step.chunk];
+    auto one = [&](int64_t offset, int64_t length) {
+      unsigned bit = w.transfer(Role::Weights, true, buffer, base + offset,
+                                segment + offset, 1, length, 0, 0, unit);
+      lsus |= bit;
+      unit = llvm::countr_zero(bit) - kSyncLSUBit;
+    };
+    if (whole) {
+      one(0, g.segmentElements[step.chunk]);
+      return unit;
+    }
+    one(step.rowBegin * kLanes, (step.rowEnd - step.rowBegin) * kLanes);
+    if (step.startsPixel() && g.hasBias)
+      one(chunk.rows * kLanes, kLanes);
+    return unit;
   };
   // vMAC v's broadcast goes on unit[v], and so do the CUs' own blocks
   // after it.
   int unit[kVMACsPerUnit] = {-1, -1, -1, -1};
   if (step.broadcastBlock >= 0)
-    for (unsigned v = 0; v < kVMACsPerUnit; ++v) {
-      unsigned bit =
-          w.transfer(Role::Weights, true, kAllWeightsBuffer + v, base,
-                     segmentOf(step.broadcastBlock, v), 1, length, 0, 0);
-      lsus |= bit;
-      unit[v] = llvm::countr_zero(bit) - kSyncLSUBit;
-    }
-  for (unsigned c = 0; c < kComputeUnits; ++c) {
-    if (!(step.ownMask & (1u << c)))
-      continue;
     for (unsigned v = 0; v < kVMACsPerUnit; ++v)
-      lsus |= w.transfer(
-          Role::Weights, true, kFirstWeightsBuffer + c * kVMACsPerUnit + v,
-          base, segmentOf(round.block[c], v), 1, length, 0, 0, unit[v]);
-  }
+      unit[v] = load(kAllWeightsBuffer + v, step.broadcastBlock, v, -1);
+  for (unsigned c = 0; c < kComputeUnits; ++c)
+    if (step.ownMask & (1u << c))
+      for (unsigned v = 0; v < kVMACsPerUnit; ++v)
+        load(kFirstWeightsBuffer + c * kVMACsPerUnit + v, round.block[c], v,
+             unit[v]);
   return lsus;
 }
 
@@ -459,17 +468,18 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer,
                      ArrayRef<std::function<void()>> pending) {
     const Round &round = plan.rounds[step.round];
     const Chunk &chunk = g.chunks[step.chunk];
-    bool first = step.chunk == 0, last = step.chunk + 1 == g.chunks.size();
+    bool first = step.startsPixel(), last = step.endsPixel(g);
     unsigned cus = round.activeMask;
     int64_t weights = step.weightSlot * slotElements;
+    std::vector<Trace> traces = getStepTraces(g, step);
     // Loop-invariant registers: each trace's weights row and length.
     SmallVector<Value> rows, lengths;
-    bool hoist = chunk.endTrace - chunk.firstTrace <= 12;
+    bool hoist = traces.size() <= 12;
     if (hoist)
-      for (size_t t = chunk.firstTrace; t < chunk.endTrace; ++t) {
+      for (const Trace &trace : traces) {
         rows.push_back(
-            w.constant(weights + (g.traces[t].row - chunk.firstRow) * kLanes));
-        lengths.push_back(w.constant(g.traces[t].length));
+            w.constant(weights + (trace.row - chunk.firstRow) * kLanes));
+        lengths.push_back(w.constant(trace.length));
       }
     Value bias = first && g.hasBias ? w.constant(weights + chunk.rows * kLanes)
                                     : Value();
@@ -479,7 +489,7 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer,
     SmallVector<int64_t> starts = {mapsStart, outStart};
     SmallVector<int64_t> rowSteps = {conv.strideH * tileRowElements,
                                      out.w * kBlockChannels};
-    bool partial = g.chunks.size() > 1;
+    bool partial = g.chunks.size() > 1 || s.firstSplitRows;
     if (partial) {
       starts.push_back(partialBase);
       rowSteps.push_back(out.w * 2 * kBlockChannels);
@@ -495,14 +505,12 @@ FailureOr<LayerResult> Lowering::lowerConv(const Layer &layer,
         VBiasOp::create(w.b, loc, cus, bias);
       else
         VClearOp::create(w.b, loc, cus);
-      for (size_t t = chunk.firstTrace; t < chunk.endTrace; ++t) {
-        size_t i = t - chunk.firstTrace;
-        Value maps = w.add(pixel[0], g.traces[t].offset);
+      for (auto [i, trace] : llvm::enumerate(traces)) {
+        Value maps = w.add(pixel[0], trace.offset);
         Value row =
             hoist ? rows[i]
-                  : w.constant(weights +
-                               (g.traces[t].row - chunk.firstRow) * kLanes);
-        Value length = hoist ? lengths[i] : w.constant(g.traces[t].length);
+                  : w.constant(weights + (trace.row - chunk.firstRow) * kLanes);
+        Value length = hoist ? lengths[i] : w.constant(trace.length);
         VMacOp::create(w.b, loc, cus, maps, row, length);
       }
       if (last)

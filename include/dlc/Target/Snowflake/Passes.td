@@ -29,12 +29,18 @@ def LowerLayers : Pass<"dlc-snowflake-lower-layers", "mlir::ModuleOp"> {
     Activations live in DRAM depth-minor (`[N][H][W][C]`), so a row of a
     convolution window is one trace of `kW x C` elements; the weights are
     laid out in the data section in the order the weights buffers take
-    them. Per layer, the compiler's own model chooses the band height, how
-    the CUs split the work (output-channel blocks or bands) and the loop
-    order: Mloop keeps each CU's weights and reloads the maps, Kloop keeps
-    the maps and reloads the weights (`loop-order` forces one). Maps,
-    weights and outputs are double-buffered; `snowflake.sync` orders the
-    units. With `balance-loads`, each transfer goes to the load/store unit
+    them. Per layer, the compiler's own model chooses the channel groups a
+    tile holds, the band height, how the CUs split the work (output-channel
+    blocks or bands), how the bands and blocks that do not fill a round
+    run (column pieces; a phase of fewer blocks over all CUs), the input
+    slots and the loop order: Mloop keeps each CU's weights and reloads the
+    maps, Kloop keeps the maps and reloads the weights (`loop-order` forces
+    one). The choice knows what the neighbouring convolutions need: a
+    convolution's first weights load during the previous one's last step
+    when that hides them. Maps, weights and outputs are double-buffered;
+    `snowflake.sync` orders the units, and a step's transfers are spread
+    between its pixels (the in-order control core stalls on a full unit
+    queue). With `balance-loads`, each transfer goes to the load/store unit
     with the fewest bytes so far; without, maps go to unit 0, weights to
     unit 1 and stores to unit 2.
 
