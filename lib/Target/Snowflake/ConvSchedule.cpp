@@ -548,6 +548,8 @@ std::string dlc::snowflake::describeConvSchedule(const ConvGeometry &g,
     text += llvm::formatv(", channels in {0} groups", g.channelGroups).str();
   if (s.splitTail)
     text += ", the last bands in column pieces";
+  if (s.earlyWeights)
+    text += ", its first weights during the previous layer";
   if (s.firstSplitRows)
     text += llvm::formatv(", the first step in two (its first {0} rows "
                           "first)",
