@@ -219,8 +219,8 @@ LogicalResult dlc::snowflake::verifyInstructionOp(Operation *op) {
   if (auto cus = op->getAttrOfType<IntegerAttr>("cus"); cus && !cus.getInt())
     return op->emitOpError("has an empty CU mask");
 
-  BoundsChecker check{op, program.getMapsBufferElements(),
-                      program.getWeightsBufferElements()};
+  BoundsChecker check{op, static_cast<int64_t>(program.getMapsBufferElements()),
+                      static_cast<int64_t>(program.getWeightsBufferElements())};
   int64_t maps = check.maps;
   constexpr int64_t kSaved = 2 * kVMACsPerUnit * kLanes;
   return TypeSwitch<Operation *, LogicalResult>(op)
