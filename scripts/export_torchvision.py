@@ -27,6 +27,7 @@ whose export-info.json matches (model, seed, opset, torch version) is kept.
 """
 
 import argparse
+import fcntl
 import json
 import os
 import shutil
@@ -90,6 +91,16 @@ def export_info(name, seed, keep_batchnorm):
 
 def export(name, out_dir, seed, keep_batchnorm):
     dir_name = name + "_bn" if keep_batchnorm else name
+    os.makedirs(out_dir, exist_ok=True)
+    # Exports of one model at once (lit runs tests in parallel) take turns:
+    # the later one finds the earlier one's directory up to date, instead
+    # of replacing it while a test reads it.
+    with open(os.path.join(out_dir, "." + dir_name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        export_locked(name, out_dir, dir_name, seed, keep_batchnorm)
+
+
+def export_locked(name, out_dir, dir_name, seed, keep_batchnorm):
     model_dir = os.path.join(out_dir, dir_name)
     info = export_info(name, seed, keep_batchnorm)
     info_path = os.path.join(model_dir, "export-info.json")
@@ -112,7 +123,6 @@ def export(name, out_dir, seed, keep_batchnorm):
 
     # Written next to the final directory, then renamed: an interrupted
     # export never looks complete.
-    os.makedirs(out_dir, exist_ok=True)
     tmp_dir = tempfile.mkdtemp(prefix=dir_name + ".", dir=out_dir)
     os.chmod(tmp_dir, 0o755)
     try:
