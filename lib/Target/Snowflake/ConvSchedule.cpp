@@ -15,6 +15,14 @@ using namespace dlc::snowflake;
 
 static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+/// The model's time for `bytes` of transfers at once: the shared DRAM's
+/// rate or the four ports', whichever is slower, and one DRAM latency.
+static double transferCycles(double bytes, const SnowflakeHardware &hw) {
+  return std::max(bytes / hw.getDramBytesPerCycle(),
+                  bytes / (kLoadStoreUnits * hw.portBytesPerCycle)) +
+         hw.dramLatencyCycles;
+}
+
 FailureOr<ConvGeometry>
 dlc::snowflake::getConvGeometry(const ConvLayer &conv,
                                 const SnowflakeHardware &hw,
@@ -210,9 +218,7 @@ double dlc::snowflake::getFirstWeightCycles(const ConvGeometry &g,
   const Step &first = plan.steps.front();
   double bytes =
       first.getWeightLoads() * kVMACsPerUnit * first.getWeightElements(g) * 2.0;
-  return std::max(bytes / hw.getDramBytesPerCycle(),
-                  bytes / (kLoadStoreUnits * hw.portBytesPerCycle)) +
-         hw.dramLatencyCycles;
+  return transferCycles(bytes, hw);
 }
 
 ConvPlan dlc::snowflake::planConv(const ConvLayer &conv, const ConvGeometry &g,
@@ -436,12 +442,8 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
                   const ConvSchedule &s, const SnowflakeHardware &hw,
                   FreeWeights free) {
   ConvPlan plan = planConv(conv, g, s);
-  double dramPerCycle = hw.getDramBytesPerCycle();
-  double ports = kLoadStoreUnits * hw.portBytesPerCycle;
-  auto transferCycles = [&](int64_t bytes) {
-    return bytes ? std::max(bytes / dramPerCycle, bytes / ports) +
-                       hw.dramLatencyCycles
-                 : 0.0;
+  auto transfer = [&](int64_t bytes) {
+    return bytes ? transferCycles(bytes, hw) : 0.0;
   };
   // Per pixel and step: the traces, the accumulator setup and the
   // write-back (or save), or the control core's issue when it is slower.
@@ -490,9 +492,8 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
     return bytes;
   };
   Estimate est;
-  est.earlyWeights =
-      free.slot >= 0 && g.weightSlots == 2 &&
-      transferCycles(weightBytes(plan.steps.front())) <= free.cycles;
+  est.earlyWeights = free.slot >= 0 && g.weightSlots == 2 &&
+                     transfer(weightBytes(plan.steps.front())) <= free.cycles;
   for (size_t i = 0; i < plan.steps.size(); ++i) {
     const Step &step = plan.steps[i];
     const Round &round = plan.rounds[step.round];
@@ -512,20 +513,20 @@ Estimate estimate(const ConvLayer &conv, const ConvGeometry &g,
     // Loads that cannot overlap: the first step's, and a single slot's.
     double exposed = 0;
     if (i == 0)
-      exposed += transferCycles((est.earlyWeights ? 0 : weightBytes(step)) +
-                                tileBytes(tile));
+      exposed += transfer((est.earlyWeights ? 0 : weightBytes(step)) +
+                          tileBytes(tile));
     else if (step.loadWeights && !step.prefetch)
-      exposed += transferCycles(weightBytes(step));
+      exposed += transfer(weightBytes(step));
     if (i > 0 && s.inSlots == 1 && firstOfTile)
-      exposed += transferCycles(tileBytes(tile));
-    est.cycles += exposed + std::max(compute, transferCycles(overlapped));
+      exposed += transfer(tileBytes(tile));
+    est.cycles += exposed + std::max(compute, transfer(overlapped));
     est.lastStepCycles = compute;
     est.readBytes += weightBytes(step);
     if (firstOfTile)
       est.readBytes += tileBytes(tile);
   }
   int64_t lastStores = storeBytes(plan.rounds.back());
-  est.cycles += transferCycles(lastStores);
+  est.cycles += transfer(lastStores);
   for (const Round &round : plan.rounds)
     est.writeBytes += storeBytes(round);
   return est;
@@ -569,14 +570,9 @@ int64_t dlc::snowflake::estimateStreamingLayer(int64_t rounds,
                                                int64_t totalBytes,
                                                int64_t firstBytes,
                                                const SnowflakeHardware &hw) {
-  auto transfer = [&](int64_t bytes) {
-    return std::max(bytes / hw.getDramBytesPerCycle(),
-                    bytes / double(kLoadStoreUnits * hw.portBytesPerCycle)) +
-           hw.dramLatencyCycles;
-  };
-  double cycles =
-      transfer(firstBytes) + std::max(rounds * (computePerRound + 30),
-                                      transfer(totalBytes - firstBytes));
+  double cycles = transferCycles(firstBytes, hw) +
+                  std::max(rounds * (computePerRound + 30),
+                           transferCycles(totalBytes - firstBytes, hw));
   return static_cast<int64_t>(std::ceil(cycles));
 }
 
