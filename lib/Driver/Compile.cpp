@@ -5,6 +5,7 @@
 
 #include "dlc/Driver/ModelLoading.h"
 #include "dlc/Support/ArtifactManifest.h"
+#include "dlc/Support/WriteFile.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
@@ -43,17 +44,11 @@ LogicalResult dlc::driver::runTargetPipeline(const Target &target,
 LogicalResult
 dlc::driver::writeFile(llvm::StringRef path,
                        llvm::function_ref<void(llvm::raw_ostream &)> write) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
-  if (ec) {
-    reportError() << "cannot write " << path << ": " << ec.message() << "\n";
-    return failure();
-  }
-  write(os);
-  os.close();
-  if (os.has_error()) {
-    reportError() << "cannot write " << path << ": " << os.error().message()
-                  << "\n";
+  if (llvm::Error error = dlc::writeFile(path, [&](llvm::raw_ostream &os) {
+        write(os);
+        return llvm::Error::success();
+      })) {
+    reportError() << llvm::toString(std::move(error)) << "\n";
     return failure();
   }
   return success();

@@ -1,6 +1,7 @@
 //===- ArtifactManifest.cpp - what a `dlc compile` directory holds --------===//
 
 #include "dlc/Support/ArtifactManifest.h"
+#include "dlc/Support/WriteFile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -44,17 +45,10 @@ llvm::Error dlc::writeArtifactManifest(llvm::StringRef dir,
       {"outputs", specsToJSON(manifest.signature.outputs)},
       {"hardware", manifest.hardware},
       {"target_records", llvm::json::Object(manifest.extra)}};
-  std::string path = getManifestPath(dir);
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
-  if (ec)
-    return llvm::createStringError("cannot write %s: %s", path.c_str(),
-                                   ec.message().c_str());
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(object))) << "\n";
-  os.close();
-  if (os.has_error())
-    return llvm::createStringError("cannot write %s", path.c_str());
-  return llvm::Error::success();
+  return writeFile(getManifestPath(dir), [&](llvm::raw_ostream &os) {
+    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(object))) << "\n";
+    return llvm::Error::success();
+  });
 }
 
 static llvm::Expected<std::vector<TensorSpec>>

@@ -1,6 +1,7 @@
 //===- Tensor.cpp - host tensors and ONNX TensorProto files ---------------===//
 
 #include "dlc/Support/Tensor.h"
+#include "dlc/Support/WriteFile.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/APFloat.h"
@@ -455,15 +456,10 @@ llvm::Error dlc::writeTensorProtoFile(const Tensor &tensor,
                                       llvm::StringRef name,
                                       llvm::StringRef path) {
   std::string bytes = serializeTensorProto(tensor, name);
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return makeError("cannot write " + path + ": " + ec.message());
-  os << bytes;
-  os.close();
-  if (os.has_error())
-    return makeError("cannot write " + path + ": " + os.error().message());
-  return llvm::Error::success();
+  return writeFile(path, [&](llvm::raw_ostream &os) {
+    os << bytes;
+    return llvm::Error::success();
+  });
 }
 
 //===----------------------------------------------------------------------===//

@@ -11,6 +11,7 @@
 #include "dlc/Dialect/DLC/IR/DLCOps.h"
 #include "dlc/Dialect/Snowflake/IR/SnowflakeOps.h"
 #include "dlc/Pipelines/Pipelines.h"
+#include "dlc/Support/WriteFile.h"
 #include "dlc/Target/Snowflake/ISA.h"
 #include "dlc/Target/Snowflake/Passes.h"
 #include "dlc/Target/Snowflake/Program.h"
@@ -223,12 +224,7 @@ public:
             function_ref<llvm::Error(raw_ostream &)> fn) -> LogicalResult {
       SmallString<256> path(outputDir);
       llvm::sys::path::append(path, name);
-      std::error_code ec;
-      llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-      if (ec)
-        return module.emitError()
-               << "cannot write " << path << ": " << ec.message();
-      if (llvm::Error error = fn(os))
+      if (llvm::Error error = writeFile(path, fn))
         return module.emitError() << llvm::toString(std::move(error));
       return success();
     };

@@ -5,6 +5,7 @@
 #include "dlc/Dialect/DLC/IR/DLCOps.h"
 #include "dlc/Dialect/Sunway/IR/SunwayOps.h"
 #include "dlc/Support/ConstantData.h"
+#include "dlc/Support/WriteFile.h"
 #include "dlc/Target/Sunway/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -195,19 +196,16 @@ clean:
 )";
 }
 
-static LogicalResult writeFile(ModuleOp module, StringRef dir, StringRef name,
-                               function_ref<void(raw_ostream &)> write) {
+static LogicalResult writeArtifact(ModuleOp module, StringRef dir,
+                                   StringRef name,
+                                   function_ref<void(raw_ostream &)> write) {
   SmallString<256> path(dir);
   llvm::sys::path::append(path, name);
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return module.emitError()
-           << "cannot write " << path << ": " << ec.message();
-  write(os);
-  os.close();
-  if (os.has_error())
-    return module.emitError() << "cannot write " << path;
+  if (llvm::Error error = dlc::writeFile(path, [&](raw_ostream &os) {
+        write(os);
+        return llvm::Error::success();
+      }))
+    return module.emitError() << llvm::toString(std::move(error));
   return success();
 }
 
@@ -228,21 +226,21 @@ LogicalResult dlc::sunway::writeSunwayArtifacts(ModuleOp module,
     return module.emitError()
            << "cannot read " DLC_SUNWAY_RUNTIME_DIR "/include/dlc_sunway.h: "
            << abiHeader.getError().message();
-  if (failed(writeFile(module, dir, "host.c",
-                       [&](raw_ostream &os) { os << host; })) ||
-      failed(writeFile(module, dir, "slave.c",
-                       [&](raw_ostream &os) { os << slave; })) ||
-      failed(writeFile(
+  if (failed(writeArtifact(module, dir, "host.c",
+                           [&](raw_ostream &os) { os << host; })) ||
+      failed(writeArtifact(module, dir, "slave.c",
+                           [&](raw_ostream &os) { os << slave; })) ||
+      failed(writeArtifact(
           module, dir, "model.h",
           [&](raw_ostream &os) { emitSunwayHeader(*signature, os); })) ||
-      failed(writeFile(
+      failed(writeArtifact(
           module, dir, "dlc_sunway.h",
           [&](raw_ostream &os) { os << (*abiHeader)->getBuffer(); })) ||
-      failed(writeFile(
+      failed(writeArtifact(
           module, dir, "weights.bin",
           [&](raw_ostream &os) { emitSunwayWeights(*weights, os); })) ||
-      failed(writeFile(module, dir, "Makefile",
-                       [&](raw_ostream &os) { emitSunwayMakefile(os); })))
+      failed(writeArtifact(module, dir, "Makefile",
+                           [&](raw_ostream &os) { emitSunwayMakefile(os); })))
     return failure();
   return success();
 }
