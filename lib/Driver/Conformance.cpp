@@ -6,6 +6,7 @@
 #include "dlc/Driver/ModelLoading.h"
 #include "dlc/Driver/Run.h"
 #include "dlc/Support/ONNXInputBinding.h"
+#include "mlir/IR/Diagnostics.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -262,7 +263,19 @@ int dlc::driver::runTestDirectory(const Target &target, llvm::StringRef dir,
                                   const DriverOptions &options,
                                   MLIRContext &context,
                                   llvm::SourceMgr &sourceMgr) {
-  Tolerance tolerance = target.getDefaultTolerance();
+  // The machine the model compiles for decides the default (its number
+  // formats); a bad `--hw` is reported once, by the compile that follows.
+  context.loadDialect<DLCDialect>();
+  FailureOr<HardwareAttr> hardware = failure();
+  {
+    mlir::ScopedDiagnosticHandler silence(
+        &context, [](mlir::Diagnostic &) { return success(); });
+    hardware = HardwareAttr::applyOverrides(
+        target.getDefaultHardware(&context), options.hardware,
+        [&] { return mlir::emitError(mlir::UnknownLoc::get(&context)); });
+  }
+  Tolerance tolerance = target.getDefaultTolerance(
+      succeeded(hardware) ? *hardware : target.getDefaultHardware(&context));
   if (options.rtol)
     tolerance.rtol = *options.rtol;
   if (options.atol)

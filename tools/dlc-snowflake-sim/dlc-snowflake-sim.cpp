@@ -2,7 +2,7 @@
 //
 // Runs a binary image on the simulator (lib/Simulator/Snowflake) and
 // prints what it counted. DRAM contents go in and out as raw little-endian
-// 16-bit files:
+// 16-bit files (fp16, or fixed point with --operand-fraction-bits):
 //
 //   dlc-snowflake-sim prog.bin --load 8192=input.f16 --dump 16384:1000=out.f16
 //
@@ -40,6 +40,12 @@ static cl::opt<int64_t> dramElements("dram-elements",
                                      cl::desc("DRAM size in 16-bit elements"),
                                      cl::init(MachineConfig().dramElements));
 
+static cl::opt<unsigned> operandFractionBits(
+    "operand-fraction-bits",
+    cl::desc("the machine's operands: 0 for fp16 (the default), 1..15 for "
+             "fixed point with that many fraction bits (8: Q8.8)"),
+    cl::init(0));
+
 static int fail(const Twine &message) {
   WithColor::error(errs(), "dlc-snowflake-sim") << message << "\n";
   return 1;
@@ -56,7 +62,11 @@ int main(int argc, char **argv) {
                (*image)->getBufferSize()));
   if (!program)
     return fail(toString(program.takeError()));
+  if (operandFractionBits > OperandFormat::kMaxFractionBits)
+    return fail(formatv("--operand-fraction-bits {0}: at most {1}",
+                        operandFractionBits, OperandFormat::kMaxFractionBits));
   MachineConfig config;
+  config.operands.fractionBits = operandFractionBits;
   config.instructionBudget = budget;
   config.dramElements = dramElements;
   Simulator simulator(config);

@@ -71,8 +71,11 @@ public:
     return {};
   }
 
-  /// Default numerical tolerance of this target against the host reference.
-  virtual Tolerance getDefaultTolerance() const { return {}; }
+  /// Default numerical tolerance of this target against the host reference,
+  /// on the machine `hardware` describes (its number formats).
+  virtual Tolerance getDefaultTolerance(HardwareAttr hardware) const {
+    return {};
+  }
 
   /// The machine the shared memory passes compile for when the user
   /// overrides nothing.

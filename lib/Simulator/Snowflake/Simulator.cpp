@@ -11,8 +11,8 @@
 
 #include "dlc/Simulator/Snowflake/Simulator.h"
 
-#include "dlc/Target/Snowflake/Half.h"
 #include "dlc/Target/Snowflake/ISA.h"
+#include "dlc/Target/Snowflake/NumberFormat.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -93,6 +93,74 @@ const float *getHalfTable() {
   return table.data();
 }
 
+/// The vector units' arithmetic on fp16 operands: fp32 accumulators, each
+/// product and sum rounded to fp32, results rounded to the nearest half.
+struct HalfArithmetic {
+  using Accumulator = float;
+  const float *half = getHalfTable();
+
+  using Operand = float;
+  Operand operand(uint16_t bits) const { return half[bits]; }
+  Accumulator bias(uint16_t w) const { return half[w]; }
+  void mac(Accumulator &acc, Operand x, uint16_t w) const {
+    acc += x * half[w];
+  }
+  uint16_t writeBack(Accumulator acc, bool relu) const {
+    return floatToHalf(relu && acc < 0 ? 0.0f : acc);
+  }
+  uint16_t add(uint16_t a, uint16_t b, bool relu) const {
+    float z = half[a] + half[b];
+    return floatToHalf(relu && z < 0 ? 0.0f : z);
+  }
+  uint16_t max(uint16_t a, uint16_t b, bool relu) const {
+    float x = half[a], y = half[b];
+    float z = std::isnan(x) || x > y ? x : y;
+    return floatToHalf(relu && z < 0 ? 0.0f : z);
+  }
+};
+
+/// The vector units' arithmetic on fixed-point operands with f fraction
+/// bits: 32-bit two's-complement accumulators with 2f fraction bits that
+/// wrap around; the write-back rounds halves up and saturates to 16 bits,
+/// `vadd` saturates.
+struct FixedArithmetic {
+  using Accumulator = uint32_t;
+  unsigned fractionBits;
+
+  using Operand = int32_t;
+  static int32_t value(uint16_t bits) { return static_cast<int16_t>(bits); }
+  Operand operand(uint16_t bits) const { return value(bits); }
+  static uint16_t saturate(int64_t v) {
+    return static_cast<uint16_t>(
+        static_cast<int16_t>(std::clamp<int64_t>(v, -32768, 32767)));
+  }
+  Accumulator bias(uint16_t w) const {
+    return static_cast<uint32_t>(value(w) * (int32_t(1) << fractionBits));
+  }
+  void mac(Accumulator &acc, Operand x, uint16_t w) const {
+    acc += static_cast<uint32_t>(x * value(w));
+  }
+  uint16_t writeBack(Accumulator acc, bool relu) const {
+    int64_t y = static_cast<int32_t>(acc);
+    if (relu && y < 0)
+      y = 0;
+    // Halves round up: floor((y + 2^(f-1)) / 2^f).
+    int64_t scaled = y + (int64_t(1) << (fractionBits - 1));
+    return saturate(
+        scaled >= 0
+            ? scaled >> fractionBits
+            : -((-scaled + (int64_t(1) << fractionBits) - 1) >> fractionBits));
+  }
+  uint16_t add(uint16_t a, uint16_t b, bool relu) const {
+    int64_t z = int64_t(value(a)) + value(b);
+    return saturate(relu && z < 0 ? 0 : z);
+  }
+  uint16_t max(uint16_t a, uint16_t b, bool relu) const {
+    int32_t z = std::max(value(a), value(b));
+    return saturate(relu && z < 0 ? 0 : z);
+  }
+};
+
 constexpr unsigned kUnits = kLoadStoreUnits + 2 * kComputeUnits;
 unsigned macUnit(unsigned cu) { return kLoadStoreUnits + cu; }
 unsigned maxUnit(unsigned cu) { return kLoadStoreUnits + kComputeUnits + cu; }
@@ -104,7 +172,9 @@ struct Simulator::State {
   std::vector<Instruction> text;
   std::unique_ptr<uint16_t, decltype(&std::free)> dram{nullptr, &std::free};
   std::vector<std::vector<uint16_t>> buffers;
-  std::vector<float> accumulators;
+  /// A CU's 64 accumulators, fp32 or fixed point (MachineConfig::operands).
+  std::vector<float> halfAccumulators;
+  std::vector<uint32_t> fixedAccumulators;
   uint32_t registers[kNumRegisters] = {};
   struct TransferShape {
     int64_t rows = 1, dramStride = 0, bufferStride = 0;
@@ -122,7 +192,10 @@ struct Simulator::State {
       buffers.emplace_back(config.mapsBufferElements);
     for (unsigned w = 0; w < kComputeUnits * kVMACsPerUnit; ++w)
       buffers.emplace_back(config.weightsBufferElements);
-    accumulators.assign(kComputeUnits * kVMACsPerUnit * kLanes, 0.0f);
+    if (config.operands.isFixedPoint())
+      fixedAccumulators.resize(kComputeUnits * kVMACsPerUnit * kLanes);
+    else
+      halfAccumulators.resize(kComputeUnits * kVMACsPerUnit * kLanes);
     dram.reset(static_cast<uint16_t *>(
         std::calloc(config.dramElements, sizeof(uint16_t))));
     regions.resize(1);
@@ -234,6 +307,12 @@ struct Simulator::State {
 
   Error execute(uint64_t &pc, bool &halted);
   Error executeVector(uint64_t pc, const Instruction &inst);
+  /// The effect of vector instruction `inst` (of trace length `length`) in
+  /// CU `cu`, in `arithmetic`.
+  template <typename Arithmetic>
+  void applyVector(const Arithmetic &arithmetic,
+                   typename Arithmetic::Accumulator *acc, unsigned cu,
+                   const Instruction &inst, int64_t length);
   Error executeTransfer(uint64_t pc, const Instruction &inst);
 };
 
@@ -403,7 +482,6 @@ Error Simulator::State::executeTransfer(uint64_t pc, const Instruction &inst) {
 }
 
 Error Simulator::State::executeVector(uint64_t pc, const Instruction &inst) {
-  const float *half = getHalfTable();
   uint64_t cuMask = inst.get("cus");
   SmallVector<unsigned> cus;
   for (unsigned cu = 0; cu < kComputeUnits; ++cu)
@@ -524,74 +602,14 @@ Error Simulator::State::executeVector(uint64_t pc, const Instruction &inst) {
     return e;
 
   // The effect, in every CU of the mask.
+  constexpr int64_t kAccumulators = kVMACsPerUnit * kLanes;
   for (unsigned cu : cus) {
-    uint16_t *maps = buffers[cu].data();
-    float *acc = &accumulators[cu * kVMACsPerUnit * kLanes];
-    auto weights = [&](unsigned v) {
-      return buffers[kComputeUnits + cu * kVMACsPerUnit + v].data();
-    };
-    switch (code) {
-    case Opcode::VClear:
-      std::fill(acc, acc + kVMACsPerUnit * kLanes, 0.0f);
-      break;
-    case Opcode::VSave:
-      std::memcpy(maps + reg(inst.get("rd")), acc, kSavedElements * 2);
-      break;
-    case Opcode::VRestore:
-      std::memcpy(acc, maps + reg(inst.get("rs")), kSavedElements * 2);
-      break;
-    case Opcode::VBias:
-      for (unsigned v = 0; v < kVMACsPerUnit; ++v)
-        for (unsigned l = 0; l < kLanes; ++l)
-          acc[v * kLanes + l] = half[weights(v)[reg(inst.get("rw")) + l]];
-      break;
-    case Opcode::VMac: {
-      const uint16_t *trace = maps + reg(inst.get("rm"));
-      for (unsigned v = 0; v < kVMACsPerUnit; ++v) {
-        float *lanes = acc + v * kLanes;
-        const uint16_t *rows = weights(v) + reg(inst.get("rw"));
-        for (int64_t i = 0; i < length; ++i) {
-          float x = half[trace[i]];
-          const uint16_t *row = rows + i * kLanes;
-          for (unsigned l = 0; l < kLanes; ++l)
-            lanes[l] += x * half[row[l]];
-        }
-      }
-      break;
-    }
-    case Opcode::VWriteBack: {
-      uint16_t *dst = maps + reg(inst.get("rd"));
-      bool relu = inst.get("relu");
-      for (int64_t c = 0; c < length; ++c) {
-        float y = acc[c];
-        dst[c] = floatToHalf(relu && y < 0 ? 0.0f : y);
-      }
-      break;
-    }
-    case Opcode::VMax:
-    case Opcode::VAdd: {
-      uint16_t *dst = maps + reg(inst.get("rd"));
-      const uint16_t *a = maps + reg(inst.get("rs1"));
-      const uint16_t *b = maps + reg(inst.get("rs2"));
-      bool relu = inst.get("relu");
-      for (int64_t i = 0; i < length; ++i) {
-        float x = half[a[i]], y = half[b[i]];
-        float z = code == Opcode::VAdd ? x + y : std::isnan(x) || x > y ? x : y;
-        dst[i] = floatToHalf(relu && z < 0 ? 0.0f : z);
-      }
-      break;
-    }
-    case Opcode::VMove:
-      std::memcpy(maps + reg(inst.get("rd")), maps + reg(inst.get("rs")),
-                  length * 2);
-      break;
-    case Opcode::VFill:
-      std::fill(maps + reg(inst.get("rd")), maps + reg(inst.get("rd")) + length,
-                static_cast<uint16_t>(reg(inst.get("rv")) & 0xffff));
-      break;
-    default:
-      llvm_unreachable("not a vector instruction");
-    }
+    if (config.operands.isFixedPoint())
+      applyVector(FixedArithmetic{config.operands.fractionBits},
+                  &fixedAccumulators[cu * kAccumulators], cu, inst, length);
+    else
+      applyVector(HalfArithmetic(), &halfAccumulators[cu * kAccumulators], cu,
+                  inst, length);
   }
   if (code == Opcode::VMac)
     account(pc, [&](SimulationStats &s) {
@@ -599,6 +617,80 @@ Error Simulator::State::executeVector(uint64_t pc, const Instruction &inst) {
           static_cast<uint64_t>(length) * kVMACsPerUnit * kLanes * cus.size();
     });
   return Error::success();
+}
+
+template <typename Arithmetic>
+void Simulator::State::applyVector(const Arithmetic &arithmetic,
+                                   typename Arithmetic::Accumulator *acc,
+                                   unsigned cu, const Instruction &inst,
+                                   int64_t length) {
+  using Accumulator = typename Arithmetic::Accumulator;
+  static_assert(sizeof(Accumulator) == 4, "vsave writes two elements each");
+  constexpr int64_t kAccumulators = kVMACsPerUnit * kLanes;
+  uint16_t *maps = buffers[cu].data();
+  auto weights = [&](unsigned v) {
+    return buffers[kComputeUnits + cu * kVMACsPerUnit + v].data();
+  };
+  auto at = [&](StringRef field) { return maps + reg(inst.get(field)); };
+  switch (inst.info->opcode) {
+  case Opcode::VClear:
+    std::fill(acc, acc + kAccumulators, Accumulator(0));
+    break;
+  case Opcode::VSave:
+    std::memcpy(at("rd"), acc, kAccumulators * sizeof(Accumulator));
+    break;
+  case Opcode::VRestore:
+    std::memcpy(acc, at("rs"), kAccumulators * sizeof(Accumulator));
+    break;
+  case Opcode::VBias:
+    for (unsigned v = 0; v < kVMACsPerUnit; ++v)
+      for (unsigned l = 0; l < kLanes; ++l)
+        acc[v * kLanes + l] =
+            arithmetic.bias(weights(v)[reg(inst.get("rw")) + l]);
+    break;
+  case Opcode::VMac: {
+    const uint16_t *trace = at("rm");
+    for (unsigned v = 0; v < kVMACsPerUnit; ++v) {
+      Accumulator *lanes = acc + v * kLanes;
+      const uint16_t *rows = weights(v) + reg(inst.get("rw"));
+      for (int64_t i = 0; i < length; ++i) {
+        typename Arithmetic::Operand x = arithmetic.operand(trace[i]);
+        const uint16_t *row = rows + i * kLanes;
+        for (unsigned l = 0; l < kLanes; ++l)
+          arithmetic.mac(lanes[l], x, row[l]);
+      }
+    }
+    break;
+  }
+  case Opcode::VWriteBack: {
+    uint16_t *dst = at("rd");
+    bool relu = inst.get("relu");
+    for (int64_t c = 0; c < length; ++c)
+      dst[c] = arithmetic.writeBack(acc[c], relu);
+    break;
+  }
+  case Opcode::VMax:
+  case Opcode::VAdd: {
+    uint16_t *dst = at("rd");
+    const uint16_t *a = at("rs1");
+    const uint16_t *b = at("rs2");
+    bool relu = inst.get("relu");
+    bool isAdd = inst.info->opcode == Opcode::VAdd;
+    for (int64_t i = 0; i < length; ++i)
+      dst[i] = isAdd ? arithmetic.add(a[i], b[i], relu)
+                     : arithmetic.max(a[i], b[i], relu);
+    break;
+  }
+  case Opcode::VMove:
+    std::memcpy(at("rd"), at("rs"), length * 2);
+    break;
+  case Opcode::VFill:
+    std::fill(at("rd"), at("rd") + length,
+              static_cast<uint16_t>(reg(inst.get("rv")) & 0xffff));
+    break;
+  default:
+    llvm_unreachable("not a vector instruction");
+  }
 }
 
 Simulator::Simulator(const MachineConfig &config)

@@ -11,13 +11,14 @@
 
 #include "dlc/Dialect/DLC/IR/DLCOps.h"
 #include "dlc/Support/EntrySignature.h"
-#include "dlc/Target/Snowflake/Half.h"
 #include "dlc/Target/Snowflake/ISA.h"
+#include "dlc/Target/Snowflake/NumberFormat.h"
 #include "dlc/Target/Snowflake/Passes.h"
 #include "dlc/Target/Snowflake/SnowflakeHardware.h"
 
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace dlc::snowflake {
 #define GEN_PASS_DEF_LOWERLAYERS
@@ -30,7 +31,6 @@ using namespace dlc::snowflake;
 
 namespace {
 
-constexpr uint16_t kHalfMinusInfinity = 0xfc00;
 constexpr unsigned kAllUnits = (1u << 12) - 1;
 
 unsigned macMask(unsigned cus) { return cus << kSyncMACBit; }
@@ -220,10 +220,16 @@ public:
   CodeWriter w;
 
 private:
-  int64_t appendData(ArrayRef<float> values) {
+  /// Appends `values` in the machine's operand format; returns their DRAM
+  /// address and counts in `saturated` those outside its range.
+  int64_t appendData(ArrayRef<float> values, int64_t &saturated) {
     int64_t at = dataAddress + data.size();
-    for (float v : values)
-      data.push_back(floatToHalf(v));
+    OperandFormat format = hw.getOperandFormat();
+    for (float v : values) {
+      bool outside;
+      data.push_back(format.encode(v, &outside));
+      saturated += outside;
+    }
     // Segments start on whole 64-bit beats.
     while (data.size() % 4)
       data.push_back(0);
@@ -263,10 +269,11 @@ void Lowering::appendConvWeights(const Layer &layer, PreparedConv &prepared) {
   const ConvGeometry &g = prepared.mapping.geometry;
   // Block by block.
   prepared.segment.resize(g.blocks);
+  int64_t saturated = 0;
   for (int64_t blk = 0; blk < g.blocks; ++blk) {
     std::vector<float> values;
     appendBlockWeights(conv, g, blk, values);
-    int64_t at = appendData(values);
+    int64_t at = appendData(values, saturated);
     for (int64_t v = 0; v < kVMACsPerUnit; ++v) {
       prepared.segment[blk].emplace_back();
       for (int64_t e : g.segmentElements) {
@@ -274,6 +281,18 @@ void Lowering::appendConvWeights(const Layer &layer, PreparedConv &prepared) {
         at += e;
       }
     }
+  }
+  // Not an error: the hardware saturates too, and a model may tolerate it.
+  if (saturated) {
+    OperandFormat format = hw.getOperandFormat();
+    emitWarning(layer.loc) << "snowflake: " << saturated
+                           << " weights or biases of '" << layer.name << "' ("
+                           << layer.opType << ") lie outside "
+                           << format.getName() << "'s range "
+                           << llvm::formatv("[{0:f4}, {1:f4}]", format.getMin(),
+                                            format.getMax())
+                                  .str()
+                           << " and saturate";
   }
 }
 
@@ -680,7 +699,7 @@ FailureOr<LayerResult> Lowering::lowerPool(const Layer &layer) {
       int64_t firstRow = band->firstRow * pool.strideH - pool.padTop;
       int64_t lo = std::max<int64_t>(0, firstRow);
       int64_t hi = std::min<int64_t>(in.h, firstRow + tileRows);
-      Value fill = w.constant(kHalfMinusInfinity);
+      Value fill = w.constant(hw.getOperandFormat().getLowest());
       if (lo > firstRow)
         VFillOp::create(w.b, w.getLoc(), 1u << cu, w.constant(base), fill,
                         w.constant((lo - firstRow) * tileRowElements));
@@ -721,7 +740,8 @@ FailureOr<LayerResult> Lowering::lowerPool(const Layer &layer) {
   // Pad columns: filled once in both slots.
   if (pool.padLeft || pool.padRight || pool.padTop || pool.padBottom) {
     VFillOp::create(w.b, w.getLoc(), 0xf, w.constant(0),
-                    w.constant(kHalfMinusInfinity), w.constant(2 * inSlot));
+                    w.constant(hw.getOperandFormat().getLowest()),
+                    w.constant(2 * inSlot));
     w.sync(maxMask(0xf));
   }
   loadTiles(0);
@@ -965,8 +985,8 @@ struct LowerLayersPass
             ArrayRef<int16_t>()),
         b.getArrayAttr({}), b.getArrayAttr({}), b.getArrayAttr({}));
     program.getBody().emplaceBlock();
-    OpBuilder::atBlockEnd(&program.getBody().front())
-        .create<HaltOp>(func.getLoc());
+    OpBuilder end = OpBuilder::atBlockEnd(&program.getBody().front());
+    HaltOp::create(end, func.getLoc());
 
     Lowering lowering(program, hw, loopOrder, balanceLoads, dataAddress);
     // The convolutions' mappings first, in order: each knows what the

@@ -1,7 +1,8 @@
 //===- SnowflakeExecutor.cpp - the simulator as the target's executor -----===//
 //
 // Runs the binary image on lib/Simulator/Snowflake: the inputs go into DRAM
-// as fp16 through the placement the compiler recorded, the outputs come
+// in the machine's operand format (fp16 or fixed point) through the
+// placement the compiler recorded, the outputs come
 // back the same way, and every figure of the report is what the simulator
 // counted in the program counters of each layer.
 //
@@ -10,8 +11,8 @@
 #include "dlc/Target/Snowflake/SnowflakeExecutor.h"
 
 #include "dlc/Simulator/Snowflake/Simulator.h"
-#include "dlc/Target/Snowflake/Half.h"
 #include "dlc/Target/Snowflake/ISA.h"
+#include "dlc/Target/Snowflake/NumberFormat.h"
 #include "dlc/Target/Snowflake/Program.h"
 
 using namespace mlir;
@@ -78,6 +79,7 @@ MachineConfig toMachineConfig(const SnowflakeHardware &hw) {
   config.branchPenaltyCycles = hw.branchPenaltyCycles;
   config.unitQueueDepth = hw.unitQueueDepth;
   config.dramElements = hw.dramElements;
+  config.operands = hw.getOperandFormat();
   return config;
 }
 
@@ -167,13 +169,14 @@ public:
       return std::move(error);
     simulator->setRegions(layerOfPc, numLayers + 1);
     llvm::MutableArrayRef<uint16_t> dram = simulator->getDram();
+    OperandFormat format = hardware.getOperandFormat();
     for (auto [input, placed] : llvm::zip(args, inputs))
       for (int64_t i = 0, e = input.getNumElements(); i < e; ++i) {
         int64_t at = placed.getAddress(i);
         if (at < 0 || at >= static_cast<int64_t>(dram.size()))
           return llvm::createStringError("input '%s' is placed outside DRAM",
                                          placed.name.c_str());
-        dram[at] = floatToHalf(static_cast<float>(input.getAsDouble(i)));
+        dram[at] = format.encode(static_cast<float>(input.getAsDouble(i)));
       }
     if (llvm::Error error = simulator->run())
       return llvm::createStringError("the Snowflake simulator stopped: %s",
@@ -188,7 +191,7 @@ public:
         if (at < 0 || at >= static_cast<int64_t>(dram.size()))
           return llvm::createStringError("output '%s' is placed outside DRAM",
                                          placed.name.c_str());
-        tensor.setFromDouble(i, halfToFloat(dram[at]));
+        tensor.setFromDouble(i, format.decode(dram[at]));
       }
     }
     if (armTail)

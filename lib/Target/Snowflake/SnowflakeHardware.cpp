@@ -80,5 +80,12 @@ SnowflakeHardware::verify(function_ref<InFlightDiagnostic()> emitError) const {
   if (dramLatencyCycles < 0 || branchPenaltyCycles < 0 || unitQueueDepth < 1)
     return emitError() << "snowflake: latencies must be non-negative and "
                           "unit_queue_depth positive";
+  if (operandFractionBits < 0 ||
+      operandFractionBits > OperandFormat::kMaxFractionBits)
+    return emitError() << "snowflake: operand_fraction_bits must be 0 (fp16) "
+                          "or 1.."
+                       << OperandFormat::kMaxFractionBits
+                       << " (fixed point; 8 is Q8.8), got "
+                       << operandFractionBits;
   return success();
 }

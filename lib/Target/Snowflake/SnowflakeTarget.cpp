@@ -35,6 +35,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace dlc;
 using namespace dlc::snowflake;
@@ -177,7 +179,9 @@ public:
   StringRef getName() const override { return "snowflake"; }
   StringRef getDescription() const override {
     return "the Snowflake CNN accelerator (4 CUs x 4 vMACs x 16 MACs at 250 "
-           "MHz, 4 load/store units, fp16): a binary image and its listing, "
+           "MHz, 4 load/store units, fp16 or Q8.8 operands): a binary image "
+           "and "
+           "its listing, "
            "run on dlc's cycle-approximate simulator";
   }
   // The weights of the layers the vMACs compute live in the data section.
@@ -190,8 +194,15 @@ public:
     return {};
   }
 
-  // fp16 storage: see docs/Targets/Snowflake.md ("Tolerance").
-  Tolerance getDefaultTolerance() const override { return {2e-2, 2e-2}; }
+  // 16-bit storage: see docs/Targets/Snowflake.md ("Tolerance").
+  Tolerance getDefaultTolerance(HardwareAttr hardware) const override {
+    OperandFormat format = SnowflakeHardware::get(hardware).getOperandFormat();
+    if (!format.isFixedPoint())
+      return {2e-2, 2e-2};
+    // Every stored value is off by up to half a step; a layer's sum adds
+    // those of its inputs, so allow 16 steps (1/16 in Q8.8).
+    return {2e-2, std::ldexp(16.0, -static_cast<int>(format.fractionBits))};
+  }
 
   HardwareAttr getDefaultHardware(MLIRContext *context) const override {
     return getSnowflakeDefaultHardware(context);

@@ -109,7 +109,9 @@ public:
            "performance model";
   }
   // Tiles change the float32 summation order; see docs/Targets/Sunway.md.
-  Tolerance getDefaultTolerance() const override { return {1e-3, 1e-4}; }
+  Tolerance getDefaultTolerance(HardwareAttr) const override {
+    return {1e-3, 1e-4};
+  }
 
   HardwareAttr getDefaultHardware(MLIRContext *context) const override {
     return sunway::getDefaultHardware(context);

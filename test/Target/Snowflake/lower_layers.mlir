@@ -65,6 +65,21 @@ func.func @pool(%x: tensor<1x8x8x8xf32>) -> tensor<1x8x4x4xf32> {
 
 // -----
 
+// With Q8.8 operands the pad value of max pooling is the most negative
+// number, 0x8000 = 32768, in both input slots and in the first tiles.
+// CHECK-LABEL: snowflake.program @pool_q88
+// CHECK: %[[LOWEST:.*]] = arith.constant 32768 : i32
+// CHECK: snowflake.vfill cus(15) %{{.*}}, %[[LOWEST]], %{{.*}}
+// CHECK-NOT: 64512
+module attributes {dlc.hardware = #dlc.hardware<target = {operand_fraction_bits = 8 : i64}>} {
+  func.func @pool_q88(%x: tensor<1x8x8x8xf32>) -> tensor<1x8x4x4xf32> {
+    %y = dlc.max_pool %x {dilations = array<i64: 1, 1>, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : tensor<1x8x8x8xf32> -> tensor<1x8x4x4xf32> loc("pool"("MaxPool"))
+    return %y : tensor<1x8x4x4xf32>
+  }
+}
+
+// -----
+
 // A residual sum with its ReLU: vadd with relu over each CU's piece.
 // CHECK-LABEL: snowflake.program @residual
 // CHECK-SAME: fused = ["relu"]

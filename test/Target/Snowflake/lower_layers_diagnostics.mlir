@@ -58,3 +58,26 @@ module attributes {dlc.hardware = #dlc.hardware<target = {weights_buffer_element
     return %x : tensor<1x16xf32>
   }
 }
+
+// -----
+
+// Weights beyond Q8.8's range saturate, as on the hardware: a warning, not
+// an error (16 filters x 27 weights of 200).
+// CHECK: warning: {{.*}}snowflake: 432 weights or biases of 'big' (Conv) lie outside Q8.8's range [-128.0000, 127.9961] and saturate
+module attributes {dlc.hardware = #dlc.hardware<target = {operand_fraction_bits = 8 : i64}>} {
+  func.func @main(%x: tensor<1x3x8x8xf32>) -> tensor<1x16x6x6xf32> {
+    %w = dlc.constant dense<200.0> : tensor<16x3x3x3xf32>
+    %y = dlc.conv %x, %w {dilations = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x6x6xf32> loc("big"("Conv"))
+    return %y : tensor<1x16x6x6xf32>
+  }
+}
+
+// -----
+
+// A fixed-point format needs a sign bit.
+// CHECK: error: {{.*}}snowflake: operand_fraction_bits must be 0 (fp16) or 1..15 (fixed point; 8 is Q8.8), got 16
+module attributes {dlc.hardware = #dlc.hardware<target = {operand_fraction_bits = 16 : i64}>} {
+  func.func @main(%x: tensor<1x16xf32>) -> tensor<1x16xf32> {
+    return %x : tensor<1x16xf32>
+  }
+}

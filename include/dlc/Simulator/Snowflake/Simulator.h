@@ -1,7 +1,8 @@
 //===- Simulator.h - the Snowflake simulator -----------------*- C++ -*-===//
 //
-// Executes a Snowflake binary image, functionally (fp16 storage, fp32
-// accumulation, exactly as docs/Targets/Snowflake.md says) and
+// Executes a Snowflake binary image, functionally (16-bit storage in fp16
+// or fixed point, 32-bit accumulation, exactly as docs/Targets/Snowflake.md
+// says) and
 // cycle-approximately (the control core's issue, each unit's occupancy, the
 // load/store units' ports and the shared DRAM bandwidth, the stalls of
 // sync and of full unit queues). It stands in for the hardware: its rules
@@ -15,6 +16,7 @@
 #ifndef DLC_SIMULATOR_SNOWFLAKE_SIMULATOR_H
 #define DLC_SIMULATOR_SNOWFLAKE_SIMULATOR_H
 
+#include "dlc/Target/Snowflake/NumberFormat.h"
 #include "dlc/Target/Snowflake/Program.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -40,6 +42,10 @@ struct MachineConfig {
   int64_t unitQueueDepth = 4;
   /// DRAM size in 16-bit elements.
   int64_t dramElements = int64_t(1) << 27;
+  /// What the 16-bit operands are (fp16 by default, Q8.8 with 8 fraction
+  /// bits); the accumulators are fp32 or 32-bit fixed point with twice the
+  /// fraction bits.
+  OperandFormat operands;
   /// A program still running after this many instructions is an error.
   uint64_t instructionBudget = uint64_t(1) << 36;
 };

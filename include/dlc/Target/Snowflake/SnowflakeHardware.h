@@ -12,6 +12,7 @@
 #define DLC_TARGET_SNOWFLAKE_SNOWFLAKEHARDWARE_H
 
 #include "dlc/Dialect/DLC/IR/DLCDialect.h"
+#include "dlc/Target/Snowflake/NumberFormat.h"
 
 namespace dlc::snowflake {
 
@@ -25,7 +26,8 @@ namespace dlc::snowflake {
   P(dramLatencyCycles, int64_t, "dram_latency_cycles", 64)                     \
   P(branchPenaltyCycles, int64_t, "branch_penalty_cycles", 2)                  \
   P(unitQueueDepth, int64_t, "unit_queue_depth", 4)                            \
-  P(dramElements, int64_t, "dram_elements", int64_t(1) << 27)
+  P(dramElements, int64_t, "dram_elements", int64_t(1) << 27)                  \
+  P(operandFractionBits, int64_t, "operand_fraction_bits", 0)
 
 struct SnowflakeHardware {
 #define SNOWFLAKE_MEMBER(member, type, name, value) type member = value;
@@ -47,6 +49,11 @@ struct SnowflakeHardware {
 
   /// MACs per cycle (4 CUs x 4 vMACs x 16 lanes).
   static int64_t getMACsPerCycle();
+  /// How the buffers hold operands: fp16 (operand_fraction_bits 0) or
+  /// fixed point with that many fraction bits (8: Q8.8).
+  OperandFormat getOperandFormat() const {
+    return {static_cast<unsigned>(operandFractionBits)};
+  }
   /// DRAM bytes per clock cycle.
   double getDramBytesPerCycle() const { return dramBytesPerSecond / clockHz; }
 };

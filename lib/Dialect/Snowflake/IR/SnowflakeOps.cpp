@@ -100,7 +100,9 @@ LogicalResult ProgramOp::verify() {
   if (!data || data.getRank() != 1 || !data.getElementType().isInteger(16))
     return emitOpError("needs its data as a 1-D tensor of i16");
   int64_t dram = getDramElements();
-  if (getDataAddress() < 0 || getDataAddress() + data.getNumElements() > dram)
+  // The attribute is unsigned; an address past 2^63 reads as negative here.
+  int64_t address = static_cast<int64_t>(getDataAddress());
+  if (address < 0 || address + data.getNumElements() > dram)
     return emitOpError() << "has its data (elements " << getDataAddress()
                          << ".." << getDataAddress() + data.getNumElements()
                          << ") outside its " << dram << "-element DRAM";

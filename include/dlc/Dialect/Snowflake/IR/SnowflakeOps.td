@@ -205,14 +205,14 @@ def Snowflake_VMacOp : Snowflake_InstructionOp<"vmac"> {
 }
 
 def Snowflake_VWriteBackOp : Snowflake_InstructionOp<"vwb"> {
-  let summary = "vwb: accumulators to the maps buffer as fp16";
+  let summary = "vwb: accumulators to the maps buffer as 16-bit operands";
   let arguments = (ins I32Attr:$cus, I32:$rd, I32:$rn,
                        DefaultValuedAttr<I32Attr, "0">:$relu);
   let assemblyFormat = "`cus` `(` $cus `)` $rd `,` $rn attr-dict";
 }
 
 def Snowflake_VSaveOp : Snowflake_InstructionOp<"vsave"> {
-  let summary = "vsave: the fp32 accumulators to the maps buffer, exactly";
+  let summary = "vsave: the 32-bit accumulators to the maps buffer, exactly";
   let arguments = (ins I32Attr:$cus, I32:$rd);
   let assemblyFormat = "`cus` `(` $cus `)` $rd attr-dict";
 }
@@ -237,7 +237,7 @@ def Snowflake_VMaxOp : Snowflake_BinaryVectorOp<"vmax"> {
 }
 
 def Snowflake_VAddOp : Snowflake_BinaryVectorOp<"vadd"> {
-  let summary = "vadd: elementwise sum of two traces, rounded to fp16";
+  let summary = "vadd: elementwise sum of two traces, rounded to 16 bits";
 }
 
 def Snowflake_VMoveOp : Snowflake_InstructionOp<"vmov"> {
@@ -247,7 +247,7 @@ def Snowflake_VMoveOp : Snowflake_InstructionOp<"vmov"> {
 }
 
 def Snowflake_VFillOp : Snowflake_InstructionOp<"vfill"> {
-  let summary = "vfill: set a trace to one fp16 value";
+  let summary = "vfill: set a trace to one 16-bit value";
   let arguments = (ins I32Attr:$cus, I32:$rd, I32:$rv, I32:$rl);
   let assemblyFormat = "`cus` `(` $cus `)` $rd `,` $rv `,` $rl attr-dict";
 }

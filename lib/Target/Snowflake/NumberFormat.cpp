@@ -1,7 +1,8 @@
-//===- Half.cpp - the machine's 16-bit floating-point format --------------===//
+//===- NumberFormat.cpp - the machine's 16-bit operand formats ------------===//
 
-#include "dlc/Target/Snowflake/Half.h"
+#include "dlc/Target/Snowflake/NumberFormat.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace dlc;
@@ -61,4 +62,51 @@ uint16_t dlc::snowflake::floatToHalf(float value) {
   if (rest > 0x1000 || (rest == 0x1000 && (half & 1)))
     ++half;
   return sign | half;
+}
+
+float dlc::snowflake::OperandFormat::decode(uint16_t bits) const {
+  if (!isFixedPoint())
+    return halfToFloat(bits);
+  return std::ldexp(static_cast<float>(static_cast<int16_t>(bits)),
+                    -static_cast<int>(fractionBits));
+}
+
+uint16_t dlc::snowflake::OperandFormat::encode(float value,
+                                               bool *saturated) const {
+  if (saturated)
+    *saturated = false;
+  if (!isFixedPoint())
+    return floatToHalf(value);
+  if (std::isnan(value))
+    return 0;
+  double scaled = std::floor(
+      std::ldexp(static_cast<double>(value), static_cast<int>(fractionBits)) +
+      0.5);
+  if (scaled < -32768.0 || scaled > 32767.0) {
+    if (saturated)
+      *saturated = true;
+    scaled = scaled < 0 ? -32768.0 : 32767.0;
+  }
+  return static_cast<uint16_t>(static_cast<int16_t>(scaled));
+}
+
+uint16_t dlc::snowflake::OperandFormat::getLowest() const {
+  return isFixedPoint() ? 0x8000 : 0xfc00;
+}
+
+double dlc::snowflake::OperandFormat::getMin() const {
+  return isFixedPoint() ? std::ldexp(-32768.0, -static_cast<int>(fractionBits))
+                        : -65504.0;
+}
+
+double dlc::snowflake::OperandFormat::getMax() const {
+  return isFixedPoint() ? std::ldexp(32767.0, -static_cast<int>(fractionBits))
+                        : 65504.0;
+}
+
+std::string dlc::snowflake::OperandFormat::getName() const {
+  if (!isFixedPoint())
+    return "fp16";
+  return "Q" + std::to_string(16 - fractionBits) + "." +
+         std::to_string(fractionBits);
 }
