@@ -21,7 +21,8 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.dlc_tools_dir, config.llvm_tools_dir]
-tools = ["dlc-opt", "dlc-translate", "dlc", "dlc-snowflake-sim"]
+tools = ["dlc-opt", "dlc-translate", "dlc", "dlc-snowflake-sim",
+         "dlc-inferentia-sim"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # MLIR's runtime support libraries, for tests that run lowered IR with

@@ -164,7 +164,9 @@ private:
   /// Collects the top-level nests and the bankable buffers.
   void analyse(func::FuncOp func, AnalysisContext &context);
   void classify(Nest &nest);
-  int64_t getDefaultLayout(Value buffer) const;
+  /// The layout of `buffer` that uses the most banks, among the
+  /// dimensions not `excluded`.
+  int64_t getDefaultLayout(Value buffer, ArrayRef<bool> excluded = {}) const;
   void assignLocal();
   void assignGlobal();
   /// Sets the layout of an unset buffer and queues it for propagation.
@@ -194,19 +196,27 @@ private:
 
 } // namespace
 
-int64_t BankLayoutAssigner::getDefaultLayout(Value buffer) const {
+int64_t BankLayoutAssigner::getDefaultLayout(Value buffer,
+                                             ArrayRef<bool> excluded) const {
+  // The dimension that spreads over the most banks (the outermost of
+  // those): a buffer with fewer elements than banks still uses as many as
+  // it can.
   ArrayRef<int64_t> shape = buffers.lookup(buffer).type.getShape();
-  for (auto [dim, size] : llvm::enumerate(shape))
-    if (size >= banks)
-      return dim;
-  return 0;
+  std::optional<int64_t> best;
+  for (auto [dim, size] : llvm::enumerate(shape)) {
+    if (dim < excluded.size() && excluded[dim])
+      continue;
+    if (!best || std::min(size, banks) > std::min(shape[*best], banks))
+      best = dim;
+  }
+  return best.value_or(0);
 }
 
 void BankLayoutAssigner::analyse(func::FuncOp func, AnalysisContext &context) {
   auto isBankable = [&](Value root) {
     auto type = dyn_cast<MemRefType>(root.getType());
     if (!type || type.getRank() == 0 || !type.hasStaticShape() ||
-        !type.getLayout().isIdentity() || type.getNumElements() < banks ||
+        !type.getLayout().isIdentity() ||
         getElementBytes(type) == 0)
       return false;
     // Defined in the function body, outside the nests: a copy before a
@@ -313,12 +323,24 @@ BankLayoutAssigner::getWanted(const Nest &nest, const BufferUse &use) const {
   // Local mode: a flexible nest reads in the default layout and writes in
   // the layout of the buffer (the default, unless it initialises a
   // contraction's accumulator): conversions happen at the readers.
+  // A flexible nest works partition-parallel: a dimension that a loop it
+  // reduces over indexes cannot go across banks.
+  SmallVector<bool> reduced(use.dimLoops.size(), false);
+  for (auto [dim, loops] : llvm::enumerate(use.dimLoops))
+    for (unsigned loop : loops)
+      if (!llvm::is_contained(nest.parallelLoops, loop))
+        reduced[dim] = true;
   if (mode == BankLayoutMode::Local)
     return use.reads && !use.writes
-               ? std::optional(getDefaultLayout(use.buffer))
+               ? std::optional(getDefaultLayout(use.buffer, reduced))
                : std::nullopt;
-  if (!nest.partitionLoop)
+  if (!nest.partitionLoop) {
+    // No loop across the banks: a dimension no loop indexes.
+    for (auto [dim, loops] : llvm::enumerate(use.dimLoops))
+      if (loops.empty())
+        return dim;
     return std::nullopt;
+  }
   return onlyDimIndexedBy(use, *nest.partitionLoop);
 }
 

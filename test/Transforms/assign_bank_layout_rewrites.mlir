@@ -113,10 +113,11 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 65536, bank
 // -----
 
 // Global mode shares one copy between the readers that want it until the
-// buffer is written again; local mode copies for every reader. Rank-0 and
-// small buffers (fewer elements than banks) get no layout.
+// buffer is written again; local mode copies for every reader. Rank-0
+// buffers get no layout; small ones (fewer elements than banks) use the
+// banks they can.
 // CHECK-LABEL: func.func @shared_copy
-// CHECK-SAME: memref<2xf32>, %{{[a-z0-9]+}}: memref<f32>)
+// CHECK-SAME: memref<2xf32> {dlc.bank_dim = 0 : i64}, %{{[a-z0-9]+}}: memref<f32>)
 // CHECK-SAME: relayouts = 1
 // CHECK: %[[ROWS:.*]] = memref.alloc() {dlc.bank_dim = 0 : i64} : memref<8x8xf32>
 // CHECK: } {dlc.relayout}

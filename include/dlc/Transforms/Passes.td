@@ -447,7 +447,7 @@ def AssignBankLayout : Pass<"dlc-assign-bank-layout", "mlir::func::FuncOp"> {
     For a local memory split into `banks` partitions (`#dlc.hardware`; the
     pass does nothing when `banks` is 1 or there is no local memory), every
     global buffer (function argument, `memref.alloc`, `memref.get_global`;
-    views count as their root) of rank >= 1 with at least `banks` elements
+    views count as their root) of rank >= 1
     gets the dimension spread across banks: `dlc.bank_dim = k` on its
     allocation or `memref.get_global`, or in the argument's attributes. It
     runs on the affine IR of `--dlc-to-affine-pipeline`, before tiling.
@@ -466,8 +466,9 @@ def AssignBankLayout : Pass<"dlc-assign-bank-layout", "mlir::func::FuncOp"> {
       dimension that loop indexes.
 
     `mode=local`: contraction nests get their requirement; flexible nests
-    read every buffer in a fixed default layout (the outermost dimension of
-    size >= banks, else 0) and write in the layout of the buffer. A buffer
+    read every buffer in a fixed default layout (the dimension that spreads
+    over the most banks, the outermost of those: the most partitions in
+    use) and write in the layout of the buffer. A buffer
     takes the layout of its contraction writer, else the default when a
     nest writes it, else the layout its first reader wants.
     `mode=global`: the contraction requirements (writers first; the first

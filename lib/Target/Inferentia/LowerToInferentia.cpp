@@ -1,0 +1,2057 @@
+//===- LowerToInferentia.cpp - affine nests to NeuronCore instructions ----===//
+//
+// dlc-inferentia-lower: the entry function's top-level affine nests, after
+// the shared data-movement elimination and bank layout, become one
+// inferentia.program. See Passes.td for what each kind of nest becomes;
+// AccessPatterns.h for how an affine access becomes an access pattern.
+//
+// The lowering works on boxes of loop values: one instruction covers a box
+// whose partition loop spans at most one partition tile and whose free
+// loops span the instruction's free pattern; every loop outside those is
+// fixed. Where an operand's pattern is not linear on a box (a partition
+// tile or a view's floordiv changes inside it) the box is split there.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AccessPatterns.h"
+
+#include "dlc/Conversion/NestDescription.h"
+#include "dlc/Dialect/DLC/IR/DLCOps.h"
+#include "dlc/Support/ConstantData.h"
+#include "dlc/Support/EntrySignature.h"
+#include "dlc/Target/Inferentia/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace dlc::inferentia {
+#define GEN_PASS_DEF_LOWERTOINFERENTIA
+#include "dlc/Target/Inferentia/Passes.h.inc"
+} // namespace dlc::inferentia
+
+using namespace mlir;
+using namespace dlc;
+using namespace dlc::inferentia;
+
+namespace {
+
+/// fp32 elements per partition of one scratch slot (intermediate values of
+/// elementwise bodies and reductions), and how many slots rotate.
+constexpr int64_t kSlotElements = 2048;
+constexpr int64_t kSlots = 6;
+constexpr int64_t kElementBytes = 4;
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+enum class Role { Input, Output, Weights, Intermediate };
+
+/// A buffer of the function (argument, global or allocation) and its homes.
+struct Root {
+  Value value;
+  MemRefType type;
+  std::string name;
+  Role role = Role::Intermediate;
+  MappingAttr mapping;
+  Layout layout;
+  /// Nest indices of the first and last use and the last write.
+  int64_t first = -1, last = -1, lastWrite = -1;
+  /// The SBUF home and, for inputs, outputs and weights, the DRAM tensor.
+  Value sbuf, dram;
+  int64_t sbufAddress = 0;
+  ElementsAttr weights;
+  int64_t getPartitionBytes() const {
+    return layout.getFreeElements() * kElementBytes;
+  }
+};
+
+/// One way a body value may be read: where its conditions (sets over the
+/// loops that hold, or, `false`, do not) are met, an access or a constant.
+struct Piece {
+  SmallVector<std::pair<IntegerSet, bool>> conditions;
+  std::optional<Access> access;
+  double constant = 0;
+};
+
+/// A value of a nest's innermost body.
+struct BodyValue {
+  enum class Kind { Read, Constant, Op } kind = Kind::Op;
+  SmallVector<Piece> pieces;
+  double constant = 0;
+  Operation *op = nullptr;
+  SmallVector<int> operands;
+};
+
+/// A perfectly nested loop band with constant bounds and its body.
+struct Nest {
+  affine::AffineForOp root;
+  SmallVector<affine::AffineForOp> loops;
+  SmallVector<int64_t> trips;
+  SmallVector<BodyValue> values;
+  /// The store: its access and the value stored.
+  Access store;
+  int stored = -1;
+  std::optional<NestDescription> description;
+  int64_t layer = -1;
+  bool relayout = false;
+
+  unsigned getNumLoops() const { return loops.size(); }
+  Box getFullBox() const {
+    Box box;
+    box.lo.assign(trips.size(), 0);
+    box.hi.assign(trips.begin(), trips.end());
+    return box;
+  }
+};
+
+/// An operand of an instruction: a buffer and its access pattern.
+struct Operand {
+  Value buffer;
+  AccessPatternAttr ap;
+};
+
+/// An operand on a box before it becomes an access pattern: the buffer,
+/// its loop pattern, and which element type/size the buffer has.
+struct BoxOperand {
+  Value buffer;
+  LoopPattern pattern;
+};
+
+//===----------------------------------------------------------------------===//
+// Dependencies between engines and queues
+//===----------------------------------------------------------------------===//
+
+/// The partitions and bytes an operand touches.
+struct Region {
+  int memory = 0;
+  int64_t p0 = 0, p1 = 0, lo = 0, hi = 0;
+  bool overlaps(const Region &o) const {
+    return p0 < o.p1 && o.p0 < p1 && lo < o.hi && o.lo < hi;
+  }
+  bool contains(const Region &o) const {
+    return p0 <= o.p0 && o.p1 <= p1 && lo <= o.lo && o.hi <= hi;
+  }
+};
+
+Region getRegion(Value buffer, AccessPatternAttr ap) {
+  auto type = cast<BufferType>(buffer.getType());
+  int64_t bytes = type.getElementBytes();
+  int64_t lo = ap.getOffset(), hi = ap.getOffset();
+  for (auto [stride, size] : llvm::zip(ap.getStrides(), ap.getSizes())) {
+    if (stride > 0)
+      hi += stride * (size - 1);
+    else
+      lo += stride * (size - 1);
+  }
+  Region region;
+  if (type.getMemory() == "dram") {
+    int64_t step = ap.getPartitionStride() * (ap.getPartitions() - 1);
+    (step > 0 ? hi : lo) += step;
+    region.p0 = 0;
+    region.p1 = 1;
+  } else {
+    region.p0 = ap.getStart();
+    region.p1 = ap.getStart() + ap.getPartitions();
+  }
+  // Buffers share memory over time: regions are absolute.
+  int64_t base = 0;
+  if (auto alloc = buffer.getDefiningOp<AllocOp>())
+    base = alloc.getAddress();
+  else if (auto tensor = buffer.getDefiningOp<DramTensorOp>())
+    base = tensor.getAddress();
+  region.lo = base + lo * bytes;
+  region.hi = base + (hi + 1) * bytes;
+  region.memory = type.getMemory() == "dram" ? 0 : type.getMemory() == "sbuf" ? 1 : 2;
+  return region;
+}
+
+/// Orders every instruction after the earlier ones of other engines and
+/// queues whose bytes it touches in a conflicting way (a write on either
+/// side); instructions of one engine or queue run in order anyway.
+class DependencyTracker {
+public:
+  void collect(Value buffer, const Region &region, bool write, int lane,
+               llvm::SetVector<Value> &deps) const {
+    for (const Record &r : records[region.memory])
+      if ((write || r.write) && r.lane != lane && r.region.overlaps(region))
+        deps.insert(r.token);
+  }
+  void record(Value buffer, const Region &region, bool write, int lane,
+              Value token) {
+    std::vector<Record> &list = records[region.memory];
+    // A write orders everything it covers (directly or by its deps); a
+    // later access of the same lane covers an earlier one of its kind.
+    llvm::erase_if(list, [&](const Record &r) {
+      return region.contains(r.region) &&
+             (write || (r.lane == lane && !r.write));
+    });
+    list.push_back({token, lane, region, write});
+  }
+
+private:
+  struct Record {
+    Value token;
+    int lane;
+    Region region;
+    bool write;
+  };
+  /// Per memory (DRAM, SBUF, PSUM).
+  std::vector<Record> records[3];
+};
+
+//===----------------------------------------------------------------------===//
+// The lowering
+//===----------------------------------------------------------------------===//
+
+int64_t getAluIdentityless() { return 0; }
+
+/// The ALU operation of an arith op, if it has one.
+std::optional<AluOp> getAlu(Operation *op) {
+  if (isa<arith::AddFOp>(op))
+    return AluOp::Add;
+  if (isa<arith::SubFOp>(op))
+    return AluOp::Subtract;
+  if (isa<arith::MulFOp>(op))
+    return AluOp::Multiply;
+  if (isa<arith::DivFOp>(op))
+    return AluOp::Divide;
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp>(op))
+    return AluOp::Max;
+  if (isa<arith::MinimumFOp, arith::MinNumFOp>(op))
+    return AluOp::Min;
+  return std::nullopt;
+}
+
+std::optional<ActivationFunction> getFunction(Operation *op) {
+  using F = ActivationFunction;
+  if (isa<math::ExpOp>(op))
+    return F::Exp;
+  if (isa<math::LogOp>(op))
+    return F::Log;
+  if (isa<math::TanhOp>(op))
+    return F::Tanh;
+  if (isa<math::SqrtOp>(op))
+    return F::Sqrt;
+  if (isa<math::RsqrtOp>(op))
+    return F::Rsqrt;
+  if (isa<math::AbsFOp>(op))
+    return F::Abs;
+  if (isa<arith::NegFOp>(op))
+    return F::Neg;
+  return std::nullopt;
+}
+
+bool isCommutative(AluOp op) {
+  return op == AluOp::Add || op == AluOp::Multiply || op == AluOp::Max ||
+         op == AluOp::Min;
+}
+
+/// The value `combine(x, identity)` leaves x unchanged with.
+std::optional<double> getIdentity(AluOp op) {
+  switch (op) {
+  case AluOp::Add:
+    return 0.0;
+  case AluOp::Multiply:
+    return 1.0;
+  case AluOp::Max:
+    return -std::numeric_limits<double>::infinity();
+  case AluOp::Min:
+    return std::numeric_limits<double>::infinity();
+  default:
+    return std::nullopt;
+  }
+}
+
+double applyAlu(AluOp op, double a, double b) {
+  switch (op) {
+  case AluOp::Add:
+    return a + b;
+  case AluOp::Subtract:
+    return a - b;
+  case AluOp::Multiply:
+    return a * b;
+  case AluOp::Divide:
+    return a / b;
+  case AluOp::Max:
+    return std::max(a, b);
+  case AluOp::Min:
+    return std::min(a, b);
+  case AluOp::Bypass:
+    return a;
+  }
+  return a;
+}
+
+class Lowering {
+public:
+  Lowering(ModuleOp module, func::FuncOp func)
+      : module(module), func(func), context(module.getContext()),
+        machine(getMachine(module.getOperation())), builder(context) {}
+
+  LogicalResult run();
+
+private:
+  // Analysis of the function.
+  LogicalResult collectRoots();
+  FailureOr<Access> resolve(Operation *user, Value memref,
+                            ArrayRef<AffineExpr> indices);
+  LogicalResult parseNest(affine::AffineForOp root, Nest &nest);
+  FailureOr<SmallVector<Piece>> parsePieces(Nest &nest, Value value,
+                                            SmallVector<std::pair<IntegerSet, bool>> conditions);
+  FailureOr<int> parseValue(Nest &nest, Value value);
+  LogicalResult assignMappings();
+  LogicalResult allocate();
+
+  // Emission.
+  Value emit(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
+             ArrayRef<NamedAttribute> attrs, Engine engine,
+             std::optional<Cause> cause = std::nullopt);
+  Value emitDma(Operand dst, Operand src, Cause cause);
+  AccessPatternAttr getAp(int64_t start, int64_t partitions,
+                          int64_t partitionStride, int64_t offset,
+                          ArrayRef<std::pair<int64_t, int64_t>> dims);
+  /// The access pattern of `operand` on `box` with the free loops `order`
+  /// (varying loops of the box, outermost first in the pattern).
+  AccessPatternAttr toAp(const BoxOperand &operand, int64_t partitions,
+                         const Box &box, ArrayRef<unsigned> order);
+  void loadRoot(Root &root);
+  void storeRoot(Root &root);
+
+  // Nests.
+  LogicalResult lowerNest(Nest &nest);
+  LogicalResult lowerElementwise(Nest &nest, const Box &box);
+  LogicalResult lowerReduction(Nest &nest, int accumulator, int value,
+                               AluOp combine);
+  /// False when the tensor engine cannot compute the nest.
+  FailureOr<bool> lowerContraction(Nest &nest, int lhs, int rhs);
+  /// The copy nest `nest` on `box` from `source`, whose partitions follow
+  /// other loops than the destination's: DMAs, one per destination
+  /// partition.
+  LogicalResult emitRelayout(Nest &nest, const Box &box, const Access &source,
+                             std::optional<unsigned> partitionLoop);
+  /// A slot holding `operand`'s elements from partition `start` on, filled
+  /// by DMA when `copy`.
+  Operand realign(Operand operand, int64_t start = 0, bool copy = true);
+  /// Calls `body` with each sub-box of `box` on which every read of
+  /// `reads` is one piece (`chosen[i]` its piece).
+  LogicalResult
+  forEachPiece(Nest &nest, const Box &box, ArrayRef<int> reads,
+               function_ref<LogicalResult(const Box &, ArrayRef<int>)> body);
+  /// The operand a read piece gives on `box`, or where to split.
+  FailureOr<std::variant<BoxOperand, Split>>
+  getReadOperand(Nest &nest, const Access &access, const Box &box,
+                 std::optional<unsigned> partitionLoop);
+  /// Elementwise body values on one box whose reads are resolved.
+  LogicalResult emitBody(Nest &nest, const Box &box, ArrayRef<int> reads,
+                         ArrayRef<int> chosen,
+                         std::optional<unsigned> partitionLoop,
+                         ArrayRef<unsigned> order, int target,
+                         std::optional<BoxOperand> dst, bool &split,
+                         Split &where, std::optional<Operand> &result);
+  std::optional<unsigned> getPartitionLoop(Nest &nest, const Access &access);
+  Value nextSlot() { return slots[nextSlotIndex++ % slots.size()]; }
+  Value nextPsum() { return psumBanks[nextPsumIndex++ % psumBanks.size()]; }
+  InFlightDiagnostic emitNestError(Nest &nest) {
+    return nest.root.emitError()
+           << "inferentia: node '" << getNodeName(nest.root.getLoc()) << "' ("
+           << getNodeOpType(nest.root.getLoc()) << "): ";
+  }
+
+  ModuleOp module;
+  func::FuncOp func;
+  MLIRContext *context;
+  Machine machine;
+  OpBuilder builder;
+  ProgramOp program;
+  llvm::MapVector<Value, Root> roots;
+  std::vector<Nest> nests;
+  DependencyTracker tracker;
+  SmallVector<Value> slots, psumBanks;
+  Value ones;
+  size_t nextSlotIndex = 0, nextPsumIndex = 0;
+  int64_t nextQueue = 0;
+  int64_t currentLayer = -1;
+  SmallVector<std::pair<std::string, std::string>> layerNames;
+  SmallVector<int64_t> layerMacs, layerReads, layerWrites, layerCycles;
+  int64_t dramEnd = 0;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Analysis
+//===----------------------------------------------------------------------===//
+
+LogicalResult Lowering::collectRoots() {
+  FailureOr<EntrySignature> signature = getRecordedEntrySignature(module);
+  if (failed(signature))
+    return failure();
+  Block &body = func.getBody().front();
+  unsigned numInputs = signature->inputs.size();
+  for (BlockArgument arg : body.getArguments()) {
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type || !type.hasStaticShape())
+      return func.emitError("inferentia: the entry's arguments must be "
+                            "statically shaped memrefs");
+    Root &root = roots[arg];
+    root.value = arg;
+    root.type = type;
+    root.role = arg.getArgNumber() < numInputs ? Role::Input : Role::Output;
+    // The model's names, which the executor binds tensors by.
+    unsigned number = arg.getArgNumber();
+    if (number < numInputs)
+      root.name = signature->inputs[number].name;
+    else if (number - numInputs < signature->outputs.size())
+      root.name = signature->outputs[number - numInputs].name;
+    if (root.name.empty())
+      root.name = (root.role == Role::Input ? "input" : "output") +
+                  std::to_string(arg.getArgNumber());
+  }
+  for (Operation &op : body) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      Root &root = roots[alloc.getResult()];
+      root.value = alloc.getResult();
+      root.type = alloc.getType();
+      root.name = "buffer" + std::to_string(roots.size());
+    } else if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
+      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+          get, get.getNameAttr());
+      if (!global || !global.getConstant() || !global.getInitialValue())
+        return get.emitError("inferentia: only constant globals with a "
+                             "value are supported");
+      Root &root = roots[get.getResult()];
+      root.value = get.getResult();
+      root.type = get.getType();
+      root.role = Role::Weights;
+      root.name = get.getName().str();
+      root.weights = cast<ElementsAttr>(*global.getInitialValue());
+    }
+  }
+  for (auto &[value, root] : roots) {
+    if (!root.type.hasStaticShape() || !root.type.getElementType().isF32())
+      return (isa<BlockArgument>(value) ? func.getOperation()
+                                        : value.getDefiningOp())
+                 ->emitError("inferentia: buffer of type ")
+             << root.type << " is not a static f32 tensor";
+  }
+  return success();
+}
+
+FailureOr<Access> Lowering::resolve(Operation *user, Value memref,
+                                    ArrayRef<AffineExpr> indices) {
+  SmallVector<AffineExpr> index(indices);
+  while (!roots.count(memref)) {
+    Operation *def = memref.getDefiningOp();
+    if (auto expand = dyn_cast_or_null<memref::ExpandShapeOp>(def)) {
+      ArrayRef<int64_t> shape = expand.getResultType().getShape();
+      SmallVector<AffineExpr> source;
+      for (ReassociationIndices group : expand.getReassociationIndices()) {
+        AffineExpr linear = getAffineConstantExpr(0, context);
+        for (int64_t d : group)
+          linear = linear * shape[d] + index[d];
+        source.push_back(linear);
+      }
+      index = source;
+      memref = expand.getSrc();
+      continue;
+    }
+    if (auto collapse = dyn_cast_or_null<memref::CollapseShapeOp>(def)) {
+      ArrayRef<int64_t> shape = collapse.getSrcType().getShape();
+      SmallVector<AffineExpr> source;
+      for (auto [j, group] :
+           llvm::enumerate(collapse.getReassociationIndices())) {
+        int64_t inner = 1;
+        for (int64_t d : group)
+          inner *= shape[d];
+        for (auto [k, d] : llvm::enumerate(group)) {
+          inner /= shape[d];
+          AffineExpr e = index[j].floorDiv(inner);
+          source.push_back(k == 0 ? e : e % shape[d]);
+        }
+      }
+      index = source;
+      memref = collapse.getSrc();
+      continue;
+    }
+    if (auto subview = dyn_cast_or_null<memref::SubViewOp>(def)) {
+      if (!subview.hasZeroOffset() && false)
+        break;
+      ArrayRef<int64_t> offsets = subview.getStaticOffsets();
+      ArrayRef<int64_t> strides = subview.getStaticStrides();
+      if (ShapedType::isDynamicShape(offsets) ||
+          ShapedType::isDynamicShape(strides) ||
+          subview.getSourceType().getRank() != subview.getType().getRank())
+        return user->emitError("inferentia: a dynamic or rank-reducing "
+                               "subview is not supported");
+      SmallVector<AffineExpr> source;
+      for (auto [i, e] : llvm::enumerate(index))
+        source.push_back(e * strides[i] + offsets[i]);
+      index = source;
+      memref = subview.getSource();
+      continue;
+    }
+    return user->emitError("inferentia: cannot follow the view ")
+           << (def ? def->getName().getStringRef() : StringRef("argument"))
+           << " to a buffer";
+  }
+  Access access;
+  access.root = memref;
+  access.indices = index;
+  return access;
+}
+
+FailureOr<SmallVector<Piece>>
+Lowering::parsePieces(Nest &nest, Value value,
+                      SmallVector<std::pair<IntegerSet, bool>> conditions) {
+  auto loopIndex = [&](Value v) -> std::optional<unsigned> {
+    for (auto [i, loop] : llvm::enumerate(nest.loops))
+      if (loop.getInductionVar() == v)
+        return i;
+    return std::nullopt;
+  };
+  // Loop dims in the nest's numbering for an affine op's map operands.
+  auto dimsOf = [&](Operation *user,
+                    ValueRange operands) -> FailureOr<SmallVector<AffineExpr>> {
+    SmallVector<AffineExpr> dims;
+    for (Value operand : operands) {
+      std::optional<unsigned> i = loopIndex(operand);
+      if (!i)
+        return user->emitError("inferentia: an index that is not a loop of "
+                               "the nest");
+      dims.push_back(getAffineDimExpr(*i, context));
+    }
+    return dims;
+  };
+  SmallVector<Piece> pieces;
+  if (auto constant = value.getDefiningOp<arith::ConstantOp>()) {
+    auto attr = dyn_cast<FloatAttr>(constant.getValue());
+    if (!attr)
+      return constant.emitError("inferentia: a non-float constant");
+    Piece &piece = pieces.emplace_back();
+    piece.conditions = conditions;
+    piece.constant = attr.getValueAsDouble();
+    return pieces;
+  }
+  if (auto load = value.getDefiningOp<affine::AffineLoadOp>()) {
+    FailureOr<SmallVector<AffineExpr>> dims =
+        dimsOf(load, load.getMapOperands());
+    if (failed(dims))
+      return failure();
+    SmallVector<AffineExpr> indices;
+    for (AffineExpr e : load.getAffineMap().getResults())
+      indices.push_back(e.replaceDimsAndSymbols(*dims, {}));
+    FailureOr<Access> access = resolve(load, load.getMemRef(), indices);
+    if (failed(access))
+      return failure();
+    Piece &piece = pieces.emplace_back();
+    piece.conditions = conditions;
+    piece.access = *access;
+    return pieces;
+  }
+  if (auto ifOp = value.getDefiningOp<affine::AffineIfOp>()) {
+    FailureOr<SmallVector<AffineExpr>> dims =
+        dimsOf(ifOp, ifOp.getOperands());
+    if (failed(dims))
+      return failure();
+    IntegerSet set = ifOp.getIntegerSet().replaceDimsAndSymbols(
+        *dims, {}, nest.getNumLoops(), 0);
+    unsigned resultIndex = cast<OpResult>(value).getResultNumber();
+    for (bool holds : {true, false}) {
+      Block *block = holds ? ifOp.getThenBlock() : ifOp.getElseBlock();
+      if (!block)
+        return ifOp.emitError("inferentia: an affine.if without else");
+      Value yielded = block->getTerminator()->getOperand(resultIndex);
+      auto inner = conditions;
+      inner.emplace_back(set, holds);
+      FailureOr<SmallVector<Piece>> sub = parsePieces(nest, yielded, inner);
+      if (failed(sub))
+        return failure();
+      pieces.append(sub->begin(), sub->end());
+    }
+    return pieces;
+  }
+  Operation *def = value.getDefiningOp();
+  return (def ? def : nest.root.getOperation())
+      ->emitError("inferentia: a value read through ")
+      << (def ? def->getName().getStringRef() : StringRef("an argument"))
+      << " is not supported";
+}
+
+FailureOr<int> Lowering::parseValue(Nest &nest, Value value) {
+  // Values are numbered in body order; operands before their users.
+  for (auto [i, v] : llvm::enumerate(nest.values))
+    if (v.op && v.op->getNumResults() && v.op->getResult(0) == value)
+      return static_cast<int>(i);
+  Operation *def = value.getDefiningOp();
+  BodyValue parsed;
+  if (def && isa<arith::ConstantOp>(def)) {
+    auto attr = dyn_cast<FloatAttr>(cast<arith::ConstantOp>(def).getValue());
+    if (!attr)
+      return def->emitError("inferentia: a non-float constant");
+    parsed.kind = BodyValue::Kind::Constant;
+    parsed.constant = attr.getValueAsDouble();
+    parsed.op = def;
+  } else if (def && isa<affine::AffineLoadOp, affine::AffineIfOp>(def)) {
+    FailureOr<SmallVector<Piece>> pieces = parsePieces(nest, value, {});
+    if (failed(pieces))
+      return failure();
+    parsed.kind = BodyValue::Kind::Read;
+    parsed.pieces = *pieces;
+    parsed.op = def;
+  } else if (def && def->getNumResults() == 1 &&
+             (getAlu(def) || getFunction(def))) {
+    parsed.kind = BodyValue::Kind::Op;
+    parsed.op = def;
+    for (Value operand : def->getOperands()) {
+      FailureOr<int> index = parseValue(nest, operand);
+      if (failed(index))
+        return failure();
+      parsed.operands.push_back(*index);
+    }
+  } else {
+    return (def ? def : nest.root.getOperation())->emitError()
+           << "inferentia: node '" << getNodeName(nest.root.getLoc())
+           << "' (" << getNodeOpType(nest.root.getLoc()) << "): "
+           << (def ? def->getName().getStringRef() : StringRef("argument"))
+           << " has no engine instruction";
+  }
+  nest.values.push_back(parsed);
+  return static_cast<int>(nest.values.size() - 1);
+}
+
+LogicalResult Lowering::parseNest(affine::AffineForOp root, Nest &nest) {
+  nest.root = root;
+  nest.description = getNestDescription(root);
+  nest.relayout = root->hasAttr("dlc.relayout");
+  affine::AffineForOp loop = root;
+  while (true) {
+    if (!loop.hasConstantBounds() || loop.getConstantLowerBound() != 0 ||
+        loop.getStepAsInt() != 1)
+      return emitNestError(nest) << "loops must run from 0 with step 1";
+    nest.loops.push_back(loop);
+    nest.trips.push_back(loop.getConstantUpperBound());
+    Block *body = loop.getBody();
+    auto inner = body->getOps<affine::AffineForOp>();
+    if (inner.empty())
+      break;
+    if (std::next(inner.begin()) != inner.end() ||
+        &body->front() != *inner.begin() ||
+        body->getOperations().size() != 2)
+      return emitNestError(nest) << "the nest is not perfectly nested";
+    loop = *inner.begin();
+  }
+  Block *body = nest.loops.back().getBody();
+  affine::AffineStoreOp store;
+  for (Operation &op : *body) {
+    if (auto s = dyn_cast<affine::AffineStoreOp>(op)) {
+      if (store)
+        return emitNestError(nest) << "a nest with two stores";
+      store = s;
+    }
+  }
+  if (!store)
+    return emitNestError(nest) << "a nest without a store";
+  SmallVector<AffineExpr> dims;
+  for (Value operand : store.getMapOperands()) {
+    auto *it = llvm::find_if(nest.loops, [&](affine::AffineForOp l) {
+      return l.getInductionVar() == operand;
+    });
+    if (it == nest.loops.end())
+      return emitNestError(nest) << "a store index that is not a loop";
+    dims.push_back(getAffineDimExpr(it - nest.loops.begin(), context));
+  }
+  SmallVector<AffineExpr> indices;
+  for (AffineExpr e : store.getAffineMap().getResults())
+    indices.push_back(e.replaceDimsAndSymbols(dims, {}));
+  FailureOr<Access> access = resolve(store, store.getMemRef(), indices);
+  if (failed(access))
+    return failure();
+  nest.store = *access;
+  FailureOr<int> stored = parseValue(nest, store.getValueToStore());
+  if (failed(stored))
+    return failure();
+  nest.stored = *stored;
+  return success();
+}
+
+LogicalResult Lowering::assignMappings() {
+  for (auto &[value, root] : roots) {
+    int64_t dim = -1;
+    IntegerAttr attr;
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      attr = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                "dlc.bank_dim");
+    else
+      attr = value.getDefiningOp()->getAttrOfType<IntegerAttr>("dlc.bank_dim");
+    ArrayRef<int64_t> shape = root.type.getShape();
+    if (attr)
+      dim = attr.getInt();
+    else if (!shape.empty()) {
+      // Unbanked buffers (too small for the shared pass): the outermost
+      // largest dimension, as the local default.
+      dim = 0;
+      for (int64_t d = 1; d < static_cast<int64_t>(shape.size()); ++d)
+        if (std::min(shape[d], machine.partitions) >
+            std::min(shape[dim], machine.partitions))
+          dim = d;
+    }
+    SmallVector<int64_t> mappingShape(shape);
+    if (mappingShape.empty())
+      mappingShape.push_back(1), dim = 0;
+    int64_t tile = dim < 0 ? 1 : std::min(mappingShape[dim], machine.partitions);
+    root.mapping = MappingAttr::get(context, mappingShape, dim, tile);
+    root.layout = Layout::get(root.mapping);
+  }
+  return success();
+}
+
+LogicalResult Lowering::allocate() {
+  // Scratch at the top of every partition: the rotating slots; below, the
+  // buffers' homes, first fit over their live ranges.
+  int64_t capacity = machine.sbufPartitionBytes -
+                     kSlots * kSlotElements * kElementBytes - 512;
+  struct Interval {
+    int64_t begin, end, last;
+  };
+  std::vector<Interval> live;
+  SmallVector<Root *> order;
+  for (auto &[value, root] : roots)
+    if (root.first >= 0)
+      order.push_back(&root);
+  llvm::stable_sort(order,
+                    [](Root *a, Root *b) { return a->first < b->first; });
+  for (Root *root : order) {
+    llvm::erase_if(live, [&](const Interval &i) { return i.last < root->first; });
+    llvm::sort(live, [](const Interval &a, const Interval &b) {
+      return a.begin < b.begin;
+    });
+    int64_t size = llvm::alignTo(root->getPartitionBytes(), 64);
+    int64_t at = 0;
+    for (const Interval &i : live) {
+      if (at + size <= i.begin)
+        break;
+      at = std::max(at, i.end);
+    }
+    if (at + size > capacity) {
+      int64_t used = size;
+      for (const Interval &i : live)
+        used += i.end - i.begin;
+      Operation *where = nests[root->first].root;
+      return where->emitError()
+             << "inferentia: node '" << getNodeName(where->getLoc()) << "' ("
+             << getNodeOpType(where->getLoc())
+             << "): the tensors live here need " << used
+             << " bytes per partition of SBUF, more than the " << capacity
+             << " left beside the scratch slots";
+    }
+    root->sbufAddress = at;
+    live.push_back({at, at + size, root->last});
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Emission
+//===----------------------------------------------------------------------===//
+
+AccessPatternAttr
+Lowering::getAp(int64_t start, int64_t partitions, int64_t partitionStride,
+                int64_t offset, ArrayRef<std::pair<int64_t, int64_t>> dims) {
+  SmallVector<int64_t> strides, sizes;
+  for (auto [stride, size] : dims) {
+    if (size == 1)
+      continue;
+    // An inner dimension that continues the outer one's run merges into it:
+    // the elements come in the same order.
+    if (!sizes.empty() && strides.back() == stride * size) {
+      strides.back() = stride;
+      sizes.back() *= size;
+      continue;
+    }
+    strides.push_back(stride);
+    sizes.push_back(size);
+  }
+  if (strides.empty()) {
+    strides.push_back(1);
+    sizes.push_back(1);
+  }
+  return AccessPatternAttr::get(context, start, partitions, partitionStride,
+                                offset, strides, sizes);
+}
+
+AccessPatternAttr Lowering::toAp(const BoxOperand &operand, int64_t partitions,
+                                 const Box &box, ArrayRef<unsigned> order) {
+  SmallVector<std::pair<int64_t, int64_t>> dims;
+  for (unsigned l : order)
+    dims.emplace_back(operand.pattern.freeStrides[l], box.getSize(l));
+  return getAp(operand.pattern.partitionStart, partitions, 0,
+               operand.pattern.freeOffset, dims);
+}
+
+Value Lowering::emit(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
+                     ArrayRef<NamedAttribute> attrs, Engine engine,
+                     std::optional<Cause> cause) {
+  // Compute engines work lane by lane: every operand on the same
+  // partitions, starting where the engines can start. Operands elsewhere
+  // move there by DMA first; a destination elsewhere gets the result by
+  // DMA after.
+  if (engine != Engine::Dma) {
+    bool lanes = opName != MatmulOp::getOperationName() &&
+                 opName != inferentia::TransposeOp::getOperationName();
+    auto legal = [&](const Operand &o) {
+      return checkPartitionRange(machine, o.ap.getStart(),
+                                 o.ap.getPartitions())
+          .empty();
+    };
+    SmallVector<Operand> sources(srcs);
+    bool moved = false;
+    if (lanes) {
+      if (!legal(dst)) {
+        Operand result = realign(dst, 0, /*copy=*/false);
+        for (Operand &src : sources)
+          if (src.ap.getPartitions() == dst.ap.getPartitions())
+            src = src.ap.getStart() == 0 ? src : realign(src, 0);
+        Value token = emit(opName, result, sources, attrs, engine, cause);
+        emitDma(dst, result, Cause::Relayout);
+        return token;
+      }
+      for (Operand &src : sources)
+        if (src.ap.getStart() != dst.ap.getStart() &&
+            src.ap.getPartitions() == dst.ap.getPartitions())
+          src = realign(src, dst.ap.getStart()), moved = true;
+    } else {
+      // The contraction's operands share their partitions.
+      int64_t start = sources[0].ap.getStart();
+      if (!legal(sources[0]))
+        start = 0;
+      for (Operand &src : sources)
+        if (src.ap.getStart() != start || !legal(src))
+          src = realign(src, start), moved = true;
+    }
+    if (moved)
+      return emit(opName, dst, sources, attrs, engine, cause);
+  }
+  int lane = static_cast<int>(engine);
+  int64_t queue = 0;
+  if (engine == Engine::Dma) {
+    queue = nextQueue++ % machine.dmaQueues;
+    lane = 8 + static_cast<int>(queue);
+  }
+  llvm::SetVector<Value> deps;
+  Region dstRegion = getRegion(dst.buffer, dst.ap);
+  tracker.collect(dst.buffer, dstRegion, /*write=*/true, lane, deps);
+  SmallVector<Region> srcRegions;
+  for (const Operand &src : srcs) {
+    srcRegions.push_back(getRegion(src.buffer, src.ap));
+    tracker.collect(src.buffer, srcRegions.back(), /*write=*/false, lane,
+                    deps);
+  }
+  OperationState state(builder.getUnknownLoc(), opName);
+  state.addOperands(dst.buffer);
+  SmallVector<Attribute> srcAps;
+  for (const Operand &src : srcs) {
+    state.addOperands(src.buffer);
+    srcAps.push_back(src.ap);
+  }
+  state.addOperands(deps.getArrayRef());
+  state.addAttribute("dst_ap", dst.ap);
+  state.addAttribute("src_aps", builder.getArrayAttr(srcAps));
+  state.addAttribute("engine", builder.getStringAttr(getName(engine)));
+  state.addAttribute("layer", builder.getI64IntegerAttr(currentLayer));
+  state.addAttribute("operandSegmentSizes",
+                     builder.getDenseI32ArrayAttr(
+                         {1, static_cast<int32_t>(srcs.size()),
+                          static_cast<int32_t>(deps.size())}));
+  if (engine == Engine::Dma)
+    state.addAttribute("queue", builder.getI64IntegerAttr(queue));
+  if (cause)
+    state.addAttribute("cause", builder.getStringAttr(getName(*cause)));
+  for (NamedAttribute attr : attrs)
+    state.addAttribute(attr.getName(), attr.getValue());
+  state.addTypes(TokenType::get(context));
+  Operation *op = builder.create(state);
+  Value token = op->getResult(0);
+  for (auto [src, region] : llvm::zip(srcs, srcRegions))
+    tracker.record(src.buffer, region, /*write=*/false, lane, token);
+  tracker.record(dst.buffer, dstRegion, /*write=*/true, lane, token);
+  // The compiler's account of DRAM traffic per layer.
+  if (currentLayer >= 0) {
+    auto bytesOf = [&](const Operand &o) {
+      auto type = cast<BufferType>(o.buffer.getType());
+      return o.ap.getPartitions() * o.ap.getFreeElements() *
+             type.getElementBytes();
+    };
+    if (cast<BufferType>(dst.buffer.getType()).getMemory() == "dram")
+      layerWrites[currentLayer] += bytesOf(dst);
+    for (const Operand &src : srcs)
+      if (cast<BufferType>(src.buffer.getType()).getMemory() == "dram")
+        layerReads[currentLayer] += bytesOf(src);
+  }
+  return token;
+}
+
+Value Lowering::emitDma(Operand dst, Operand src, Cause cause) {
+  return emit(DmaCopyOp::getOperationName(), dst, {src}, {}, Engine::Dma,
+              cause);
+}
+
+void Lowering::loadRoot(Root &root) {
+  const Layout &layout = root.layout;
+  int64_t free = layout.getFreeElements();
+  if (root.role == Role::Weights) {
+    // Weights lie in DRAM as the SBUF image: one run per partition.
+    emitDma({root.sbuf, getAp(0, layout.getPartitions(), 0, 0, {{1, free}})},
+            {root.dram, getAp(0, layout.getPartitions(), free, 0, {{1, free}})},
+            Cause::Load);
+    return;
+  }
+  // Inputs are row-major in DRAM: per partition tile, the partition
+  // dimension steps partitions, the dimensions outside it one stride and
+  // those inside it one contiguous run.
+  ArrayRef<int64_t> shape = layout.shape;
+  int64_t pd = layout.partitionDim;
+  int64_t inner = 1, outer = 1;
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
+    (d < pd ? outer : (d > pd ? inner : inner)) *= d == pd ? 1 : shape[d];
+  int64_t pdSize = shape[pd];
+  int64_t tileStride = layout.getTileStride();
+  for (int64_t t = 0; t * layout.partitionTile < pdSize; ++t) {
+    int64_t count = std::min(layout.partitionTile, pdSize - t * layout.partitionTile);
+    SmallVector<std::pair<int64_t, int64_t>> dramDims;
+    if (outer > 1)
+      dramDims.emplace_back(pdSize * inner, outer);
+    dramDims.emplace_back(1, inner);
+    Operand sbuf{root.sbuf, getAp(0, count, 0, t * tileStride,
+                                  {{1, tileStride}})};
+    Operand dram{root.dram,
+                 getAp(0, count, inner, t * layout.partitionTile * inner,
+                       dramDims)};
+    if (root.role == Role::Output)
+      emitDma(dram, sbuf, Cause::Store);
+    else
+      emitDma(sbuf, dram, Cause::Load);
+  }
+}
+
+void Lowering::storeRoot(Root &root) { loadRoot(root); }
+
+//===----------------------------------------------------------------------===//
+// Nests
+//===----------------------------------------------------------------------===//
+
+std::optional<unsigned> Lowering::getPartitionLoop(Nest &nest,
+                                                   const Access &access) {
+  ElementLocation location = locate(access, roots[access.root].layout);
+  std::optional<unsigned> found;
+  location.partition.walk([&](AffineExpr e) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e))
+      if (nest.trips[dim.getPosition()] > 1)
+        found = dim.getPosition();
+  });
+  return found;
+}
+
+static SmallVector<Box> subtract(const Box &box, const Box &inner);
+
+LogicalResult Lowering::forEachPiece(
+    Nest &nest, const Box &box, ArrayRef<int> reads,
+    function_ref<LogicalResult(const Box &, ArrayRef<int>)> body) {
+  SmallVector<int> chosen(reads.size(), 0);
+  std::function<LogicalResult(const Box &, unsigned)> visit =
+      [&](const Box &current, unsigned i) -> LogicalResult {
+    if (current.isEmpty())
+      return success();
+    if (i == reads.size())
+      return body(current, chosen);
+    const BodyValue &value = nest.values[reads[i]];
+    for (auto [p, piece] : llvm::enumerate(value.pieces)) {
+      // Where the piece's conditions hold: boxes (a condition that does not
+      // hold leaves the slabs around the box where it does).
+      SmallVector<Box> regions{current};
+      for (auto [set, holds] : piece.conditions) {
+        SmallVector<Box> next;
+        for (const Box &region : regions) {
+          std::optional<Box> inside = clip(region, set);
+          if (!inside) {
+            // The condition couples two varying loops: fix one.
+            std::optional<unsigned> loop = findCoupledLoop(region, set);
+            if (!loop)
+              return emitNestError(nest)
+                     << "a read condition that couples loops";
+            for (int64_t v = current.lo[*loop]; v < current.hi[*loop]; ++v)
+              if (failed(visit(current.fix(*loop, v), i)))
+                return failure();
+            return success();
+          }
+          if (holds) {
+            if (!inside->isEmpty())
+              next.push_back(*inside);
+            continue;
+          }
+          for (const Box &slab : subtract(region, *inside))
+            next.push_back(slab);
+        }
+        regions = std::move(next);
+      }
+      chosen[i] = p;
+      for (const Box &region : regions)
+        if (failed(visit(region, i + 1)))
+          return failure();
+    }
+    return success();
+  };
+  return visit(box, 0);
+}
+
+FailureOr<std::variant<BoxOperand, Split>>
+Lowering::getReadOperand(Nest &nest, const Access &access, const Box &box,
+                         std::optional<unsigned> partitionLoop) {
+  Root &root = roots[access.root];
+  PatternOrSplit result = getLoopPattern(locate(access, root.layout),
+                                         nest.getNumLoops(), box,
+                                         partitionLoop);
+  if (result.split)
+    return std::variant<BoxOperand, Split>(*result.split);
+  if (!result.pattern)
+    return emitNestError(nest) << "reading " << root.name << ": "
+                               << result.why;
+  return std::variant<BoxOperand, Split>(BoxOperand{root.sbuf, *result.pattern});
+}
+
+/// `box` without `inner` (a sub-box of it), as disjoint boxes.
+static SmallVector<Box> subtract(const Box &box, const Box &inner) {
+  SmallVector<Box> slabs;
+  if (inner.isEmpty())
+    return {box};
+  Box rest = box;
+  for (unsigned l = 0; l < box.lo.size(); ++l) {
+    if (inner.lo[l] > rest.lo[l])
+      slabs.push_back(rest.restrict(l, rest.lo[l], inner.lo[l]));
+    if (inner.hi[l] < rest.hi[l])
+      slabs.push_back(rest.restrict(l, inner.hi[l], rest.hi[l]));
+    rest = rest.restrict(l, inner.lo[l], inner.hi[l]);
+  }
+  return slabs;
+}
+
+/// The varying loops of `box` other than `partitionLoop`, outermost first.
+static SmallVector<unsigned> getFreeOrder(const Box &box,
+                                          std::optional<unsigned> partitionLoop) {
+  SmallVector<unsigned> order;
+  for (unsigned l = 0; l < box.lo.size(); ++l)
+    if (box.getSize(l) > 1 && (!partitionLoop || l != *partitionLoop))
+      order.push_back(l);
+  return order;
+}
+
+/// Splits `box` into boxes whose free loops (all but `keep`) hold at most
+/// `limit` elements, fixing or chunking outer loops.
+static SmallVector<Box> tileFree(const Box &box, ArrayRef<unsigned> order,
+                                 int64_t limit) {
+  SmallVector<Box> boxes{box};
+  int64_t inner = 1;
+  for (unsigned l : llvm::reverse(order)) {
+    int64_t size = box.getSize(l);
+    if (inner * size <= limit) {
+      inner *= size;
+      continue;
+    }
+    int64_t chunk = std::max<int64_t>(1, limit / inner);
+    inner *= chunk;
+    SmallVector<Box> next;
+    for (const Box &b : boxes)
+      for (int64_t v = b.lo[l]; v < b.hi[l]; v += chunk)
+        next.push_back(b.restrict(l, v, v + chunk));
+    boxes = std::move(next);
+    limit = 0; // every outer loop is fixed
+  }
+  return boxes;
+}
+
+LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
+                                 ArrayRef<int> reads, ArrayRef<int> chosen,
+                                 std::optional<unsigned> partitionLoop,
+                                 ArrayRef<unsigned> order, int target,
+                                 std::optional<BoxOperand> dst, bool &split,
+                                 Split &where, std::optional<Operand> &result) {
+  int64_t partitions = partitionLoop ? box.getSize(*partitionLoop) : 1;
+  int64_t freeElements = 1;
+  for (unsigned l : order)
+    freeElements *= box.getSize(l);
+  // Each value: an operand, or an immediate.
+  DenseMap<int, Operand> operands;
+  DenseMap<int, double> immediates;
+  auto slotOperand = [&]() {
+    SmallVector<std::pair<int64_t, int64_t>> dims;
+    int64_t stride = 1;
+    SmallVector<std::pair<int64_t, int64_t>> reversed;
+    for (unsigned l : llvm::reverse(order)) {
+      reversed.emplace_back(stride, box.getSize(l));
+      stride *= box.getSize(l);
+    }
+    dims.assign(reversed.rbegin(), reversed.rend());
+    return Operand{nextSlot(), getAp(0, partitions, 0, 0, dims)};
+  };
+  std::function<LogicalResult(int)> compute = [&](int index) -> LogicalResult {
+    if (operands.count(index) || immediates.count(index))
+      return success();
+    const BodyValue &value = nest.values[index];
+    bool isTarget = index == target;
+    if (value.kind == BodyValue::Kind::Constant) {
+      immediates[index] = value.constant;
+    } else if (value.kind == BodyValue::Kind::Read) {
+      unsigned readIndex = llvm::find(reads, index) - reads.begin();
+      const Piece &piece = value.pieces[chosen[readIndex]];
+      if (!piece.access) {
+        immediates[index] = piece.constant;
+      } else {
+        FailureOr<std::variant<BoxOperand, Split>> operand =
+            getReadOperand(nest, *piece.access, box, partitionLoop);
+        if (failed(operand))
+          return failure();
+        if (auto *s = std::get_if<Split>(&*operand)) {
+          split = true;
+          where = *s;
+          return success();
+        }
+        BoxOperand &boxOperand = std::get<BoxOperand>(*operand);
+        if (partitions > 1 && !boxOperand.pattern.partitionLoop) {
+          // The same elements for every partition: the tensor engine
+          // broadcasts them (a column of ones times the row), at most one
+          // PSUM bank at a time.
+          if (freeElements > machine.getPsumBankElements()) {
+            split = true;
+            unsigned loop = order.front();
+            where = {loop, box.lo[loop] + std::max<int64_t>(
+                                              1, box.getSize(loop) / 2)};
+            return success();
+          }
+          Operand row{boxOperand.buffer, toAp(boxOperand, 1, box, order)};
+          if (!checkPartitionRange(machine, row.ap.getStart(), 1).empty())
+            row = realign(row);
+          Operand column{ones, getAp(row.ap.getStart(), 1, 0, 0,
+                                     {{1, partitions}})};
+          SmallVector<std::pair<int64_t, int64_t>> dims;
+          int64_t stride = 1;
+          for (unsigned l : llvm::reverse(order)) {
+            dims.insert(dims.begin(), {stride, box.getSize(l)});
+            stride *= box.getSize(l);
+          }
+          Operand broadcast{nextPsum(), getAp(0, partitions, 0, 0, dims)};
+          emit(MatmulOp::getOperationName(), broadcast, {column, row}, {},
+               Engine::Tensor);
+          operands[index] = broadcast;
+        } else {
+          operands[index] = Operand{boxOperand.buffer,
+                                    toAp(boxOperand, partitions, box, order)};
+        }
+      }
+    } else {
+      for (int operand : value.operands) {
+        if (failed(compute(operand)))
+          return failure();
+        if (split)
+          return success();
+      }
+    }
+    if (value.kind != BodyValue::Kind::Op) {
+      if (isTarget && dst) {
+        Operand out{dst->buffer, toAp(*dst, partitions, box, order)};
+        if (immediates.count(index)) {
+          emit(MemsetOp::getOperationName(), out, {},
+               {builder.getNamedAttr(
+                   "imm0", builder.getF32FloatAttr(immediates[index]))},
+               Engine::Vector);
+        } else {
+          emit(TensorCopyOp::getOperationName(), out, {operands[index]}, {},
+               Engine::Vector,
+               nest.relayout ? Cause::Relayout : Cause::None);
+        }
+        result = out;
+      }
+      return success();
+    }
+    Operand out = isTarget && dst
+                      ? Operand{dst->buffer, toAp(*dst, partitions, box, order)}
+                      : slotOperand();
+    Operation *op = value.op;
+    if (std::optional<ActivationFunction> function = getFunction(op)) {
+      int a = value.operands[0];
+      if (immediates.count(a))
+        return emitNestError(nest) << "a function of a constant";
+      emit(ActivationOp::getOperationName(), out, {operands[a]},
+           {builder.getNamedAttr("function",
+                                 builder.getStringAttr(getName(*function)))},
+           Engine::Scalar);
+    } else {
+      AluOp alu = *getAlu(op);
+      int a = value.operands[0], b = value.operands[1];
+      bool aImm = immediates.count(a), bImm = immediates.count(b);
+      if (aImm && bImm) {
+        immediates[index] = applyAlu(alu, immediates[a], immediates[b]);
+        if (isTarget && dst) {
+          emit(MemsetOp::getOperationName(), out, {},
+               {builder.getNamedAttr("imm0", builder.getF32FloatAttr(
+                                                 immediates[index]))},
+               Engine::Vector);
+          result = out;
+        }
+        return success();
+      }
+      auto scalar = [&](Operand src, AluOp alu0, double imm0, AluOp alu1,
+                        double imm1) {
+        emit(TensorScalarOp::getOperationName(), out, {src},
+             {builder.getNamedAttr("alu0", builder.getStringAttr(getName(alu0))),
+              builder.getNamedAttr("alu1", builder.getStringAttr(getName(alu1))),
+              builder.getNamedAttr("imm0", builder.getF32FloatAttr(imm0)),
+              builder.getNamedAttr("imm1", builder.getF32FloatAttr(imm1))},
+             Engine::Vector);
+      };
+      if (bImm) {
+        scalar(operands[a], alu, immediates[b], AluOp::Bypass, 0);
+      } else if (aImm) {
+        if (isCommutative(alu)) {
+          scalar(operands[b], alu, immediates[a], AluOp::Bypass, 0);
+        } else if (alu == AluOp::Subtract) {
+          scalar(operands[b], AluOp::Multiply, -1, AluOp::Add, immediates[a]);
+        } else {
+          // c / x: the reciprocal, then the product.
+          Operand reciprocal = slotOperand();
+          emit(ActivationOp::getOperationName(), reciprocal, {operands[b]},
+               {builder.getNamedAttr(
+                   "function",
+                   builder.getStringAttr(getName(ActivationFunction::Reciprocal)))},
+               Engine::Scalar);
+          scalar(reciprocal, AluOp::Multiply, immediates[a], AluOp::Bypass, 0);
+        }
+      } else {
+        emit(TensorTensorOp::getOperationName(), out,
+             {operands[a], operands[b]},
+             {builder.getNamedAttr("alu0", builder.getStringAttr(getName(alu)))},
+             Engine::Vector);
+      }
+    }
+    operands[index] = out;
+    if (isTarget)
+      result = out;
+    return success();
+  };
+  if (failed(compute(target)))
+    return failure();
+  if (!split && !result) {
+    // The target is a plain operand and no destination was given.
+    if (operands.count(target))
+      result = operands[target];
+  }
+  (void)freeElements;
+  return success();
+}
+
+LogicalResult Lowering::lowerElementwise(Nest &nest, const Box &full) {
+  std::optional<unsigned> partitionLoop = getPartitionLoop(nest, nest.store);
+  SmallVector<int> reads;
+  for (auto [i, v] : llvm::enumerate(nest.values))
+    if (v.kind == BodyValue::Kind::Read)
+      reads.push_back(i);
+  SmallVector<unsigned> order = getFreeOrder(full, partitionLoop);
+  std::function<LogicalResult(const Box &)> onBox =
+      [&](const Box &box) -> LogicalResult {
+    return forEachPiece(
+        nest, box, reads,
+        [&](const Box &sub, ArrayRef<int> chosen) -> LogicalResult {
+          std::function<LogicalResult(const Box &)> attempt =
+              [&](const Box &b) -> LogicalResult {
+            PatternOrSplit out =
+                getLoopPattern(locate(nest.store, roots[nest.store.root].layout),
+                               nest.getNumLoops(), b, partitionLoop);
+            if (out.split) {
+              return success(
+                  succeeded(attempt(b.restrict(out.split->loop, b.lo[out.split->loop],
+                                               out.split->value))) &&
+                  succeeded(attempt(b.restrict(out.split->loop, out.split->value,
+                                               b.hi[out.split->loop]))));
+            }
+            if (!out.pattern)
+              return emitNestError(nest) << "writing: " << out.why;
+            if (partitionLoop && b.getSize(*partitionLoop) > 1 &&
+                !out.pattern->partitionLoop)
+              return emitNestError(nest) << "writing: partitions do not follow "
+                                            "the partition loop";
+            BoxOperand dst{roots[nest.store.root].sbuf, *out.pattern};
+            SmallVector<unsigned> boxOrder = getFreeOrder(b, partitionLoop);
+            // A copy whose source lies across the partitions differently:
+            // a relayout by DMA.
+            const BodyValue &stored = nest.values[nest.stored];
+            if (stored.kind == BodyValue::Kind::Read) {
+              unsigned r = llvm::find(reads, nest.stored) - reads.begin();
+              const Piece &piece = stored.pieces[chosen[r]];
+              if (piece.access) {
+                PatternOrSplit src = getLoopPattern(
+                    locate(*piece.access, roots[piece.access->root].layout),
+                    nest.getNumLoops(), b, partitionLoop);
+                if (src.split)
+                  return success(
+                      succeeded(attempt(b.restrict(src.split->loop,
+                                                   b.lo[src.split->loop],
+                                                   src.split->value))) &&
+                      succeeded(attempt(b.restrict(src.split->loop,
+                                                   src.split->value,
+                                                   b.hi[src.split->loop]))));
+                if (!src.pattern)
+                  return emitRelayout(nest, b, *piece.access, partitionLoop);
+              }
+            }
+            bool split = false;
+            Split where{0, 0};
+            std::optional<Operand> result;
+            if (failed(emitBody(nest, b, reads, chosen, partitionLoop,
+                                boxOrder, nest.stored, dst, split, where,
+                                result)))
+              return failure();
+            if (split)
+              return success(
+                  succeeded(attempt(b.restrict(where.loop, b.lo[where.loop],
+                                               where.value))) &&
+                  succeeded(attempt(
+                      b.restrict(where.loop, where.value, b.hi[where.loop]))));
+            return success();
+          };
+          return attempt(sub);
+        });
+  };
+  for (const Box &box : tileFree(full, order, kSlotElements))
+    if (failed(onBox(box)))
+      return failure();
+  return success();
+}
+
+LogicalResult Lowering::lowerReduction(Nest &nest, int accumulator, int value,
+                                       AluOp combine) {
+  std::optional<unsigned> partitionLoop = getPartitionLoop(nest, nest.store);
+  Box full = nest.getFullBox();
+  SmallVector<bool> inStore(nest.getNumLoops(), false);
+  for (AffineExpr e : nest.store.indices)
+    e.walk([&](AffineExpr d) {
+      if (auto dim = dyn_cast<AffineDimExpr>(d))
+        inStore[dim.getPosition()] = true;
+    });
+  if (partitionLoop && !inStore[*partitionLoop])
+    return emitNestError(nest) << "the partition loop is a reduction loop";
+  // Free loops: the kept ones first, the reduced ones innermost.
+  auto orderOf = [&](const Box &box) {
+    SmallVector<unsigned> kept, reduced;
+    for (unsigned l : getFreeOrder(box, partitionLoop))
+      (inStore[l] ? kept : reduced).push_back(l);
+    return std::make_pair(kept, reduced);
+  };
+  auto [fullKept, fullReduced] = orderOf(full);
+  SmallVector<unsigned> fullOrder(fullKept);
+  fullOrder.append(fullReduced.begin(), fullReduced.end());
+  SmallVector<int> reads;
+  for (auto [i, v] : llvm::enumerate(nest.values))
+    if (v.kind == BodyValue::Kind::Read && static_cast<int>(i) != accumulator)
+      reads.push_back(i);
+  double identity = *getIdentity(combine);
+  auto aluAttr = [&](AluOp alu) {
+    return builder.getNamedAttr("alu0", builder.getStringAttr(getName(alu)));
+  };
+  std::function<LogicalResult(const Box &, ArrayRef<int>)> attempt =
+      [&](const Box &b, ArrayRef<int> chosen) -> LogicalResult {
+    auto again = [&](Split where) {
+      return success(
+          succeeded(attempt(b.restrict(where.loop, b.lo[where.loop],
+                                       where.value),
+                            chosen)) &&
+          succeeded(attempt(
+              b.restrict(where.loop, where.value, b.hi[where.loop]), chosen)));
+    };
+    // A padding that is the combination's identity adds nothing.
+    const BodyValue &v = nest.values[value];
+    if (v.kind == BodyValue::Kind::Read) {
+      unsigned r = llvm::find(reads, value) - reads.begin();
+      const Piece &piece = v.pieces[chosen[r]];
+      if (!piece.access && piece.constant == identity)
+        return success();
+    }
+    PatternOrSplit out =
+        getLoopPattern(locate(nest.store, roots[nest.store.root].layout),
+                       nest.getNumLoops(), b, partitionLoop);
+    if (out.split)
+      return again(*out.split);
+    if (!out.pattern)
+      return emitNestError(nest) << "writing: " << out.why;
+    auto [kept, reduced] = orderOf(b);
+    SmallVector<unsigned> order(kept);
+    order.append(reduced.begin(), reduced.end());
+    int64_t partitions = partitionLoop ? b.getSize(*partitionLoop) : 1;
+    bool split = false;
+    Split where{0, 0};
+    std::optional<Operand> operand;
+    if (failed(emitBody(nest, b, reads, chosen, partitionLoop, order, value,
+                        std::nullopt, split, where, operand)))
+      return failure();
+    if (split)
+      return again(where);
+    if (!operand)
+      return emitNestError(nest) << "a reduction of a constant";
+    Operand dst{roots[nest.store.root].sbuf,
+                toAp(BoxOperand{roots[nest.store.root].sbuf, *out.pattern},
+                     partitions, b, kept)};
+    if (!reduced.empty()) {
+      // Reduce the innermost dimensions into a slot, then combine.
+      int64_t keptElements = 1, reducedElements = 1;
+      for (unsigned l : kept)
+        keptElements *= b.getSize(l);
+      for (unsigned l : reduced)
+        reducedElements *= b.getSize(l);
+      // The source with its kept and reduced dimensions merged apart: the
+      // reduction counts the innermost dimensions. A computed value lies
+      // in its slot kept-major; a read has its own pattern.
+      SmallVector<std::pair<int64_t, int64_t>> keptDims, reducedDims;
+      int64_t start = operand->ap.getStart(), offset = operand->ap.getOffset();
+      if (v.kind == BodyValue::Kind::Read) {
+        unsigned r = llvm::find(reads, value) - reads.begin();
+        FailureOr<std::variant<BoxOperand, Split>> read = getReadOperand(
+            nest, *v.pieces[chosen[r]].access, b, partitionLoop);
+        if (failed(read))
+          return failure();
+        const LoopPattern &pattern = std::get<BoxOperand>(*read).pattern;
+        for (unsigned l : kept)
+          keptDims.emplace_back(pattern.freeStrides[l], b.getSize(l));
+        for (unsigned l : reduced)
+          reducedDims.emplace_back(pattern.freeStrides[l], b.getSize(l));
+      } else {
+        keptDims.emplace_back(reducedElements, keptElements);
+        reducedDims.emplace_back(1, reducedElements);
+      }
+      AccessPatternAttr kAp = getAp(0, 1, 0, 0, keptDims);
+      AccessPatternAttr rAp = getAp(0, 1, 0, 0, reducedDims);
+      SmallVector<int64_t> allStrides, allSizes;
+      if (keptElements > 1) {
+        allStrides.assign(kAp.getStrides().begin(), kAp.getStrides().end());
+        allSizes.assign(kAp.getSizes().begin(), kAp.getSizes().end());
+      }
+      allStrides.append(rAp.getStrides().begin(), rAp.getStrides().end());
+      allSizes.append(rAp.getSizes().begin(), rAp.getSizes().end());
+      Operand src{operand->buffer,
+                  AccessPatternAttr::get(context, start,
+                                         operand->ap.getPartitions(), 0,
+                                         offset, allStrides, allSizes)};
+      Operand partial{nextSlot(),
+                      getAp(0, partitions, 0, 0, {{1, keptElements}})};
+      emit(TensorReduceOp::getOperationName(), partial, {src},
+           {aluAttr(combine),
+            builder.getNamedAttr("reduce_dims",
+                                 builder.getI64IntegerAttr(rAp.getSizes().size()))},
+           Engine::Vector);
+      operand = partial;
+    }
+    emit(TensorTensorOp::getOperationName(), dst, {dst, *operand},
+         {aluAttr(combine)}, Engine::Vector);
+    return success();
+  };
+  for (const Box &box : tileFree(full, fullOrder, kSlotElements))
+    if (failed(forEachPiece(nest, box, reads, attempt)))
+      return failure();
+  return success();
+}
+
+FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
+  std::optional<unsigned> mLoop = getPartitionLoop(nest, nest.store);
+  if (!mLoop)
+    return false;
+  const BodyValue &a = nest.values[lhs], &b = nest.values[rhs];
+  if (a.kind != BodyValue::Kind::Read || b.kind != BodyValue::Kind::Read)
+    return false;
+  auto mentions = [&](const BodyValue &v, unsigned loop) {
+    bool found = false;
+    for (const Piece &p : v.pieces)
+      if (p.access)
+        for (AffineExpr e : p.access->indices)
+          e.walk([&](AffineExpr d) {
+            if (auto dim = dyn_cast<AffineDimExpr>(d))
+              found |= dim.getPosition() == loop;
+          });
+    return found;
+  };
+  // The stationary operand (weights) moves with the output's partitions,
+  // the moving one (activations) does not.
+  bool aHasM = mentions(a, *mLoop), bHasM = mentions(b, *mLoop);
+  if (aHasM == bHasM)
+    return false;
+  int stationaryIndex = aHasM ? lhs : rhs, movingIndex = aHasM ? rhs : lhs;
+  const BodyValue &stationary = nest.values[stationaryIndex];
+  const BodyValue &moving = nest.values[movingIndex];
+  if (stationary.pieces.size() != 1 || !stationary.pieces[0].access)
+    return false;
+  for (const Piece &p : moving.pieces)
+    if (!p.access && p.constant != 0)
+      return false;
+  const Access &weights = *stationary.pieces[0].access;
+  const Access *activations = nullptr;
+  for (const Piece &p : moving.pieces)
+    if (p.access)
+      activations = &*p.access;
+  if (!activations)
+    return false;
+  // The contraction loop: a reduction loop both operands' partitions
+  // follow.
+  SmallVector<bool> inStore(nest.getNumLoops(), false);
+  for (AffineExpr e : nest.store.indices)
+    e.walk([&](AffineExpr d) {
+      if (auto dim = dyn_cast<AffineDimExpr>(d))
+        inStore[dim.getPosition()] = true;
+    });
+  auto partitionDims = [&](const Access &access) {
+    SmallVector<bool> dims(nest.getNumLoops(), false);
+    locate(access, roots[access.root].layout).partition.walk([&](AffineExpr d) {
+      if (auto dim = dyn_cast<AffineDimExpr>(d))
+        dims[dim.getPosition()] = true;
+    });
+    return dims;
+  };
+  SmallVector<bool> wParts = partitionDims(weights),
+                    xParts = partitionDims(*activations);
+  std::optional<unsigned> kLoop;
+  for (unsigned l = 0; l < nest.getNumLoops(); ++l)
+    if (!inStore[l] && wParts[l] && xParts[l] && nest.trips[l] > 1) {
+      kLoop = l;
+      break;
+    }
+  if (!kLoop)
+    return false;
+  // Moving free loops: output loops the activations follow.
+  SmallVector<unsigned> nLoops;
+  for (unsigned l = 0; l < nest.getNumLoops(); ++l)
+    if (inStore[l] && l != *mLoop && mentions(moving, l) && !xParts[l] &&
+        !wParts[l] && nest.trips[l] > 1)
+      nLoops.push_back(l);
+
+  Box full = nest.getFullBox();
+  // Output boxes: every loop but M and N fixed, M in chunks of the
+  // stationary free size, N within one PSUM bank.
+  SmallVector<Box> outBoxes{full};
+  for (unsigned l = 0; l < nest.getNumLoops(); ++l) {
+    if (l == *mLoop || llvm::is_contained(nLoops, l) || !inStore[l])
+      continue;
+    SmallVector<Box> next;
+    for (const Box &box : outBoxes)
+      for (int64_t v = box.lo[l]; v < box.hi[l]; ++v)
+        next.push_back(box.fix(l, v));
+    outBoxes = std::move(next);
+  }
+  {
+    SmallVector<Box> next;
+    for (const Box &box : outBoxes)
+      for (int64_t v = 0; v < box.hi[*mLoop]; v += machine.stationaryFreeMax)
+        for (const Box &n :
+             tileFree(box.restrict(*mLoop, v, v + machine.stationaryFreeMax),
+                      nLoops,
+                      std::min(machine.movingFreeMax,
+                               machine.getPsumBankElements())))
+          next.push_back(n);
+    outBoxes = std::move(next);
+  }
+  SmallVector<int> reads{movingIndex};
+  auto aluAdd = builder.getNamedAttr("alu0",
+                                     builder.getStringAttr(getName(AluOp::Add)));
+  std::function<LogicalResult(const Box &)> lowerOut =
+      [&](const Box &outBox) -> LogicalResult {
+    // The output's pattern must keep to one partition tile.
+    SmallVector<unsigned> outOrder;
+    for (unsigned l : nLoops)
+      if (outBox.getSize(l) > 1)
+        outOrder.push_back(l);
+    Box outOnly = outBox;
+    for (unsigned l = 0; l < nest.getNumLoops(); ++l)
+      if (!inStore[l])
+        outOnly = outOnly.fix(l, 0);
+    PatternOrSplit out =
+        getLoopPattern(locate(nest.store, roots[nest.store.root].layout),
+                       nest.getNumLoops(), outOnly, mLoop);
+    if (out.split)
+      return success(
+          succeeded(lowerOut(outBox.restrict(out.split->loop,
+                                             outBox.lo[out.split->loop],
+                                             out.split->value))) &&
+          succeeded(lowerOut(outBox.restrict(
+              out.split->loop, out.split->value, outBox.hi[out.split->loop]))));
+    if (!out.pattern)
+      return emitNestError(nest) << "writing: " << out.why;
+    int64_t m = outBox.getSize(*mLoop);
+    // PSUM: the box's N loops row-major.
+    Value psum = nextPsum();
+    SmallVector<int64_t> psumStride(nest.getNumLoops(), 0);
+    int64_t stride = 1;
+    for (unsigned l : llvm::reverse(outOrder)) {
+      psumStride[l] = stride;
+      stride *= outBox.getSize(l);
+    }
+    struct Matmul {
+      Operand stationary, moving, dst;
+      bool full;
+    };
+    SmallVector<Matmul> matmuls;
+    // Every value of the other reduction loops; K whole (split by tiles).
+    SmallVector<Box> redBoxes{outBox};
+    for (unsigned l = 0; l < nest.getNumLoops(); ++l) {
+      if (inStore[l] || l == *kLoop)
+        continue;
+      SmallVector<Box> next;
+      for (const Box &box : redBoxes)
+        for (int64_t v = box.lo[l]; v < box.hi[l]; ++v)
+          next.push_back(box.fix(l, v));
+      redBoxes = std::move(next);
+    }
+    std::function<LogicalResult(const Box &, ArrayRef<int>)> plan =
+        [&](const Box &b, ArrayRef<int> chosen) -> LogicalResult {
+      const Piece &piece = moving.pieces[chosen[0]];
+      if (!piece.access)
+        return success();
+      auto again = [&](Split where) {
+        return success(
+            succeeded(plan(b.restrict(where.loop, b.lo[where.loop],
+                                      where.value),
+                           chosen)) &&
+            succeeded(plan(b.restrict(where.loop, where.value,
+                                      b.hi[where.loop]),
+                           chosen)));
+      };
+      // K across the partitions in chunks the tensor engine takes.
+      if (b.getSize(*kLoop) > machine.partitions)
+        return again({*kLoop, b.lo[*kLoop] + machine.partitions});
+      Box wBox = b;
+      for (unsigned l : nLoops)
+        wBox = wBox.fix(l, b.lo[l]);
+      PatternOrSplit w = getLoopPattern(
+          locate(weights, roots[weights.root].layout), nest.getNumLoops(),
+          wBox, kLoop);
+      if (w.split)
+        return again(*w.split);
+      Box xBox = b.fix(*mLoop, b.lo[*mLoop]);
+      PatternOrSplit x = getLoopPattern(
+          locate(*piece.access, roots[piece.access->root].layout),
+          nest.getNumLoops(), xBox, kLoop);
+      if (x.split)
+        return again(*x.split);
+      if (!w.pattern || !x.pattern)
+        return emitNestError(nest)
+               << "reading the operands of a matmul: " << w.why << x.why;
+      int64_t k = b.getSize(*kLoop);
+      Matmul mm;
+      mm.stationary = {roots[weights.root].sbuf,
+                       getAp(w.pattern->partitionStart, k, 0,
+                             w.pattern->freeOffset,
+                             {{w.pattern->freeStrides[*mLoop], m}})};
+      SmallVector<unsigned> order;
+      for (unsigned l : nLoops)
+        if (b.getSize(l) > 1)
+          order.push_back(l);
+      mm.moving = {roots[piece.access->root].sbuf,
+                   toAp(BoxOperand{Value(), *x.pattern}, k, b, order)};
+      SmallVector<std::pair<int64_t, int64_t>> dstDims;
+      int64_t offset = 0;
+      for (unsigned l : outOrder) {
+        offset += (b.lo[l] - outBox.lo[l]) * psumStride[l];
+        if (b.getSize(l) > 1)
+          dstDims.emplace_back(psumStride[l], b.getSize(l));
+      }
+      mm.dst = {psum, getAp(0, m, 0, offset, dstDims)};
+      mm.full = llvm::all_of(outOrder, [&](unsigned l) {
+        return b.lo[l] == outBox.lo[l] && b.hi[l] == outBox.hi[l];
+      });
+      // Operands that start at a partition the engines cannot start at
+      // move to partition 0 first.
+      for (Operand *operand : {&mm.stationary, &mm.moving})
+        if (!checkPartitionRange(machine, operand->ap.getStart(), k).empty())
+          *operand = realign(*operand);
+      matmuls.push_back(mm);
+      return success();
+    };
+    for (const Box &box : redBoxes)
+      if (failed(forEachPiece(nest, box, reads, plan)))
+        return failure();
+    Operand whole{psum, getAp(0, m, 0, 0, {{1, stride}})};
+    auto firstFull = llvm::find_if(matmuls, [](const Matmul &mm) { return mm.full; });
+    if (firstFull != matmuls.end())
+      std::rotate(matmuls.begin(), firstFull, firstFull + 1);
+    else
+      emit(MemsetOp::getOperationName(), whole, {},
+           {builder.getNamedAttr("imm0", builder.getF32FloatAttr(0))},
+           Engine::Vector);
+    for (auto [i, mm] : llvm::enumerate(matmuls)) {
+      SmallVector<NamedAttribute> attrs;
+      if (i > 0 || !mm.full)
+        attrs.push_back(builder.getNamedAttr("accumulate", builder.getUnitAttr()));
+      emit(MatmulOp::getOperationName(), mm.dst, {mm.stationary, mm.moving},
+           attrs, Engine::Tensor);
+    }
+    // The output's first value (bias or zeros) plus the sums.
+    Operand dst{roots[nest.store.root].sbuf,
+                toAp(BoxOperand{Value(), *out.pattern}, m, outOnly, outOrder)};
+    emit(TensorTensorOp::getOperationName(), dst, {dst, whole}, {aluAdd},
+         Engine::Vector);
+    return success();
+  };
+  for (const Box &box : outBoxes)
+    if (failed(lowerOut(box)))
+      return failure();
+  return true;
+}
+
+LogicalResult Lowering::emitRelayout(Nest &nest, const Box &box,
+                                     const Access &source,
+                                     std::optional<unsigned> partitionLoop) {
+  ElementLocation from = locate(source, roots[source.root].layout);
+  ElementLocation to = locate(nest.store, roots[nest.store.root].layout);
+  std::function<LogicalResult(const Box &)> copy =
+      [&](const Box &b) -> LogicalResult {
+    // The source's own partition loop, if it has one on this box.
+    std::optional<unsigned> sourceLoop;
+    from.partition.walk([&](AffineExpr e) {
+      if (auto dim = dyn_cast<AffineDimExpr>(e))
+        if (b.getSize(dim.getPosition()) > 1)
+          sourceLoop = dim.getPosition();
+    });
+    PatternOrSplit src = getLoopPattern(from, nest.getNumLoops(), b, sourceLoop);
+    PatternOrSplit dst =
+        getLoopPattern(to, nest.getNumLoops(), b, std::nullopt);
+    for (PatternOrSplit *p : {&src, &dst})
+      if (p->split)
+        return success(
+            succeeded(copy(b.restrict(p->split->loop, b.lo[p->split->loop],
+                                      p->split->value))) &&
+            succeeded(copy(b.restrict(p->split->loop, p->split->value,
+                                      b.hi[p->split->loop]))));
+    if (!src.pattern || !dst.pattern)
+      return emitNestError(nest) << "relayout: " << src.why << dst.why;
+    // Both sides list the source's partition loop first, so that the
+    // destination's elements come in the source's partition-major order.
+    SmallVector<unsigned> order;
+    if (sourceLoop)
+      order.push_back(*sourceLoop);
+    for (unsigned l : getFreeOrder(b, sourceLoop))
+      order.push_back(l);
+    SmallVector<std::pair<int64_t, int64_t>> dstDims, srcDims;
+    for (unsigned l : order) {
+      dstDims.emplace_back(dst.pattern->freeStrides[l], b.getSize(l));
+      if (!sourceLoop || l != *sourceLoop)
+        srcDims.emplace_back(src.pattern->freeStrides[l], b.getSize(l));
+    }
+    int64_t partitions = sourceLoop ? b.getSize(*sourceLoop) : 1;
+    emitDma({roots[nest.store.root].sbuf,
+             getAp(dst.pattern->partitionStart, 1, 0, dst.pattern->freeOffset,
+                   dstDims)},
+            {roots[source.root].sbuf,
+             getAp(src.pattern->partitionStart, partitions, 0,
+                   src.pattern->freeOffset, srcDims)},
+            Cause::Relayout);
+    return success();
+  };
+  if (!partitionLoop)
+    return copy(box);
+  for (int64_t v = box.lo[*partitionLoop]; v < box.hi[*partitionLoop]; ++v)
+    if (failed(copy(box.fix(*partitionLoop, v))))
+      return failure();
+  return success();
+}
+
+Operand Lowering::realign(Operand operand, int64_t start, bool copy) {
+  SmallVector<std::pair<int64_t, int64_t>> dims;
+  int64_t stride = 1;
+  ArrayRef<int64_t> sizes = operand.ap.getSizes();
+  SmallVector<std::pair<int64_t, int64_t>> reversed;
+  for (int64_t size : llvm::reverse(sizes)) {
+    reversed.emplace_back(stride, size);
+    stride *= size;
+  }
+  dims.assign(reversed.rbegin(), reversed.rend());
+  Operand slot{nextSlot(),
+               getAp(start, operand.ap.getPartitions(), 0, 0, dims)};
+  if (copy)
+    emitDma(slot, operand, Cause::Relayout);
+  return slot;
+}
+
+LogicalResult Lowering::lowerNest(Nest &nest) {
+  // An accumulation: the store's value combines the stored element with
+  // another value (reductions, contractions, poolings).
+  const BodyValue &stored = nest.values[nest.stored];
+  if (stored.kind == BodyValue::Kind::Op && stored.operands.size() == 2) {
+    for (int side = 0; side < 2; ++side) {
+      int acc = stored.operands[side], other = stored.operands[1 - side];
+      const BodyValue &accValue = nest.values[acc];
+      if (accValue.kind != BodyValue::Kind::Read ||
+          accValue.pieces.size() != 1 || !accValue.pieces[0].access)
+        continue;
+      const Access &read = *accValue.pieces[0].access;
+      if (read.root != nest.store.root || read.indices != nest.store.indices)
+        continue;
+      std::optional<AluOp> alu = getAlu(stored.op);
+      if (!alu || !getIdentity(*alu) || (side == 1 && !isCommutative(*alu)))
+        return emitNestError(nest) << "an accumulation by "
+                                   << stored.op->getName();
+      const BodyValue &otherValue = nest.values[other];
+      if (*alu == AluOp::Add && otherValue.kind == BodyValue::Kind::Op &&
+          isa<arith::MulFOp>(otherValue.op)) {
+        FailureOr<bool> done = lowerContraction(nest, otherValue.operands[0],
+                                                otherValue.operands[1]);
+        if (failed(done))
+          return failure();
+        if (*done)
+          return success();
+      }
+      return lowerReduction(nest, acc, other, *alu);
+    }
+  }
+  return lowerElementwise(nest, nest.getFullBox());
+}
+
+//===----------------------------------------------------------------------===//
+// The program
+//===----------------------------------------------------------------------===//
+
+LogicalResult Lowering::run() {
+  if (failed(collectRoots()))
+    return failure();
+  Block &body = func.getBody().front();
+  for (Operation &op : body) {
+    if (auto loop = dyn_cast<affine::AffineForOp>(op)) {
+      Nest &nest = nests.emplace_back();
+      if (failed(parseNest(loop, nest)))
+        return failure();
+      continue;
+    }
+    if (isa<memref::AllocOp, memref::DeallocOp, memref::GetGlobalOp,
+            memref::ExpandShapeOp, memref::CollapseShapeOp,
+            memref::SubViewOp, arith::ConstantOp, func::ReturnOp>(op))
+      continue;
+    return op.emitError("inferentia: ")
+           << op.getName() << " outside a loop nest is not supported";
+  }
+  // Live ranges and layers.
+  for (auto [i, nest] : llvm::enumerate(nests)) {
+    auto use = [&](Value root, bool write) {
+      Root &r = roots[root];
+      if (r.first < 0)
+        r.first = i;
+      r.last = i;
+      if (write)
+        r.lastWrite = i;
+    };
+    use(nest.store.root, true);
+    for (const BodyValue &v : nest.values)
+      for (const Piece &p : v.pieces)
+        if (p.access)
+          use(p.access->root, false);
+    std::string name = getNodeName(nest.root.getLoc());
+    std::string opType = getNodeOpType(nest.root.getLoc());
+    auto *it = llvm::find_if(layerNames, [&](const auto &l) {
+      return l.first == name;
+    });
+    nest.layer = it - layerNames.begin();
+    if (it == layerNames.end()) {
+      layerNames.emplace_back(name, opType);
+      layerMacs.push_back(0);
+      layerReads.push_back(0);
+      layerWrites.push_back(0);
+      layerCycles.push_back(0);
+    }
+    if (nest.description && (nest.description->kind == NestClass::Convolution ||
+                             nest.description->kind == NestClass::Contraction)) {
+      int64_t macs = 1;
+      for (int64_t t : nest.trips)
+        macs *= t;
+      layerMacs[nest.layer] += macs;
+    }
+  }
+  for (auto &[value, root] : roots)
+    if (root.role == Role::Output && root.lastWrite < 0)
+      return func.emitError("inferentia: output '")
+             << root.name << "' is never written";
+  if (failed(assignMappings()) || failed(allocate()))
+    return failure();
+
+  // The program.
+  builder.setInsertionPoint(func);
+  program = builder.create<ProgramOp>(
+      func.getLoc(), func.getSymName(), builder.getArrayAttr({}), "global", 0,
+      0, 0, 0);
+  program.getBody().emplaceBlock();
+  builder.setInsertionPointToStart(&program.getBody().front());
+  auto f32 = builder.getF32Type();
+  // DRAM: inputs, outputs, then weights (the weights file).
+  int64_t address = 0;
+  for (Role role : {Role::Input, Role::Output, Role::Weights}) {
+    for (auto &[value, root] : roots) {
+      if (root.role != role || (role == Role::Weights && root.first < 0))
+        continue;
+      int64_t elements = root.role == Role::Weights
+                             ? root.layout.getPartitions() *
+                                   root.layout.getFreeElements()
+                             : root.type.getNumElements();
+      MappingAttr mapping =
+          root.role == Role::Weights
+              ? root.mapping
+              : MappingAttr::get(context, root.mapping.getShape(), -1, 1);
+      auto type = BufferType::get(context, "dram", 1, elements, f32, mapping);
+      ElementsAttr image;
+      if (root.role == Role::Weights) {
+        std::string bytes;
+        if (failed(appendConstantBytes(root.weights, bytes)))
+          return value.getDefiningOp()->emitError(
+              "inferentia: cannot read the weights' values");
+        const float *data = reinterpret_cast<const float *>(bytes.data());
+        std::vector<float> sbufImage(elements, 0.0f);
+        int64_t free = root.layout.getFreeElements();
+        ArrayRef<int64_t> shape = root.layout.shape;
+        SmallVector<int64_t> index(shape.size(), 0);
+        for (int64_t e = 0; e < root.type.getNumElements(); ++e) {
+          auto [p, f] = root.mapping.locate(index);
+          sbufImage[p * free + f] = data[e];
+          for (int64_t d = shape.size() - 1; d >= 0; --d) {
+            if (++index[d] < shape[d])
+              break;
+            index[d] = 0;
+          }
+        }
+        image = DenseElementsAttr::get(
+            RankedTensorType::get({elements}, f32), ArrayRef(sbufImage));
+      }
+      StringRef roleName = role == Role::Input    ? "input"
+                           : role == Role::Output ? "output"
+                                                  : "weights";
+      auto tensor = builder.create<DramTensorOp>(
+          func.getLoc(), type, root.name, roleName, address,
+          image ? image : ElementsAttr());
+      root.dram = tensor.getBuffer();
+      address += llvm::alignTo(elements * kElementBytes, 64);
+    }
+  }
+  dramEnd = address;
+  // SBUF: the homes, the scratch slots and the PSUM banks.
+  for (auto &[value, root] : roots) {
+    if (root.first < 0)
+      continue;
+    auto type = BufferType::get(context, "sbuf", root.layout.getPartitions(),
+                                root.layout.getFreeElements(), f32,
+                                root.mapping);
+    root.sbuf = builder.create<AllocOp>(func.getLoc(), type, root.sbufAddress);
+  }
+  int64_t slotBase = machine.sbufPartitionBytes -
+                     kSlots * kSlotElements * kElementBytes;
+  for (int64_t s = 0; s < kSlots; ++s) {
+    auto mapping = MappingAttr::get(
+        context, {machine.partitions, kSlotElements}, 0, machine.partitions);
+    auto type = BufferType::get(context, "sbuf", machine.partitions,
+                                kSlotElements, f32, mapping);
+    slots.push_back(builder.create<AllocOp>(
+        func.getLoc(), type, slotBase + s * kSlotElements * kElementBytes));
+  }
+  for (int64_t b = 0; b < machine.getPsumBanks(); ++b) {
+    int64_t elements = machine.getPsumBankElements();
+    auto mapping = MappingAttr::get(context, {machine.partitions, elements}, 0,
+                                    machine.partitions);
+    auto type = BufferType::get(context, "psum", machine.partitions, elements,
+                                f32, mapping);
+    psumBanks.push_back(
+        builder.create<AllocOp>(func.getLoc(), type, b * machine.psumBankBytes));
+  }
+
+  // Ones in every partition, for broadcasts across partitions.
+  {
+    auto mapping = MappingAttr::get(
+        context, {machine.partitions, machine.partitions}, 0, machine.partitions);
+    auto type = BufferType::get(context, "sbuf", machine.partitions,
+                                machine.partitions, f32, mapping);
+    ones = builder.create<AllocOp>(func.getLoc(), type, slotBase - 512);
+    emit(MemsetOp::getOperationName(),
+         {ones, getAp(0, machine.partitions, 0, 0, {{1, machine.partitions}})},
+         {}, {builder.getNamedAttr("imm0", builder.getF32FloatAttr(1))},
+         Engine::Vector);
+  }
+
+  // The instructions.
+  for (auto [i, nest] : llvm::enumerate(nests)) {
+    currentLayer = nest.layer;
+    for (auto &[value, root] : roots)
+      if (root.first == static_cast<int64_t>(i) &&
+          (root.role == Role::Input || root.role == Role::Weights))
+        loadRoot(root);
+    if (failed(lowerNest(nest)))
+      return failure();
+    for (auto &[value, root] : roots)
+      if (root.role == Role::Output &&
+          root.lastWrite == static_cast<int64_t>(i))
+        storeRoot(root);
+  }
+
+  // The header: layers and the elimination's counts.
+  SmallVector<Attribute> layers;
+  for (auto [i, names] : llvm::enumerate(layerNames))
+    layers.push_back(LayerAttr::get(
+        context, builder.getStringAttr(names.first),
+        builder.getStringAttr(names.second), builder.getArrayAttr({}),
+        layerMacs[i], layerCycles[i], layerReads[i], layerWrites[i]));
+  program.setLayersAttr(builder.getArrayAttr(layers));
+  if (auto banks = func->getAttrOfType<DictionaryAttr>("dlc.bank_layout"))
+    if (auto mode = banks.getAs<StringAttr>("mode"))
+      program.setLayoutMode(mode.getValue());
+  int64_t removed = 0, removedBytes = 0, kept = 0, keptBytes = 0;
+  if (auto eliminated = func->getAttrOfType<ArrayAttr>("dlc.eliminated_copies"))
+    for (auto copy : eliminated.getAsRange<DictionaryAttr>()) {
+      ++removed;
+      if (auto bytes = copy.getAs<IntegerAttr>("bytes"))
+        removedBytes += bytes.getInt();
+    }
+  for (Nest &nest : nests)
+    if (nest.description && nest.description->kind == NestClass::Copy &&
+        !nest.relayout) {
+      ++kept;
+      keptBytes += roots[nest.store.root].type.getNumElements() * kElementBytes;
+    }
+  program.setLoadStorePairsRemoved(removed);
+  program.setLoadStorePairsTotal(removed + kept);
+  program.setIntermediateBytesRemoved(removedBytes);
+  int64_t intermediates = 0;
+  for (auto &[value, root] : roots)
+    if (root.role == Role::Intermediate)
+      intermediates += root.type.getNumElements() * kElementBytes;
+  program.setIntermediateBytesTotal(removedBytes + intermediates);
+  (void)keptBytes;
+
+  // The function and its globals are now the program.
+  llvm::SetVector<Operation *> globals;
+  for (auto &[value, root] : roots)
+    if (auto get = value.getDefiningOp<memref::GetGlobalOp>())
+      if (Operation *global =
+              SymbolTable::lookupNearestSymbolFrom(get, get.getNameAttr()))
+        globals.insert(global);
+  func.erase();
+  for (Operation *global : globals)
+    if (SymbolTable::symbolKnownUseEmpty(global, module))
+      global->erase();
+  return success();
+}
+
+namespace {
+struct LowerToInferentiaPass
+    : public dlc::inferentia::impl::LowerToInferentiaBase<
+          LowerToInferentiaPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    func::FuncOp func = getEntryFunction(module);
+    if (!func) {
+      module.emitError("inferentia: the module has no entry function");
+      return signalPassFailure();
+    }
+    Lowering lowering(module, func);
+    if (failed(lowering.run()))
+      signalPassFailure();
+  }
+};
+} // namespace
