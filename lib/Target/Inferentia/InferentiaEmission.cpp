@@ -240,8 +240,10 @@ FailureOr<EmittedTrace> dlc::inferentia::emitTrace(ProgramOp program) {
       }
       continue;
     }
-    if (!isInstruction(&op))
+    if (isa<AllocOp>(op))
       continue;
+    if (!isInstruction(&op))
+      return op.emitOpError("is not part of an inferentia trace");
     int64_t index = static_cast<int64_t>(out.trace.instructions.size());
     bool unknownDep = false;
     FailureOr<Instruction> inst =
@@ -369,7 +371,7 @@ void dlc::inferentia::writeListing(const Trace &trace,
     std::string engine = getName(inst.engine).str();
     if (inst.opcode == Opcode::DmaCopy)
       engine += ".q" + std::to_string(inst.queue);
-    os << llvm::format("%6zu  %-9s %-14s", index, engine.c_str(),
+    os << llvm::format("%6zu  %-9s %-14s ", index, engine.c_str(),
                        getName(inst.opcode).str().c_str());
     printPattern(inst.dst, os);
     if (!inst.srcs.empty()) {

@@ -52,7 +52,15 @@ HardwareAttr getHardware(MLIRContext *context, const Machine &machine) {
       /*stridedReadCopies=*/false, getTargetDictionary(context, machine));
 }
 
-std::string formatParameter(int64_t value) { return std::to_string(value); }
+/// An override's value as dlc-attach-hardware reads it back: integers
+/// beyond 32 bits only with a K or M suffix.
+std::string formatParameter(int64_t value) {
+  if (value > INT32_MAX && value % (int64_t(1) << 20) == 0)
+    return std::to_string(value >> 20) + "M";
+  if (value > INT32_MAX && value % 1024 == 0)
+    return std::to_string(value >> 10) + "K";
+  return std::to_string(value);
+}
 std::string formatParameter(double value) {
   std::string text;
   llvm::raw_string_ostream(text) << llvm::format("%.17g", value);
@@ -325,9 +333,9 @@ public:
       return emitError(traceLoc) << "cannot read " << tracePath << ": "
                                  << traceFile.getError().message();
     llvm::Expected<Trace> trace = readTrace((*traceFile)->getBuffer());
+    // The reader's errors start with the line they are on.
     if (!trace)
-      return emitError(traceLoc)
-             << tracePath << ": " << llvm::toString(trace.takeError());
+      return emitError(traceLoc) << llvm::toString(trace.takeError());
     // The header names its weights file, next to the trace.
     std::vector<uint8_t> weights;
     SmallString<256> weightsPath(dir);
@@ -340,8 +348,8 @@ public:
       StringRef bytes = (*file)->getBuffer();
       weights.assign(bytes.begin(), bytes.end());
     }
-    return loadInferentiaTrace(FileLineColLoc::get(context, weightsPath, 0, 0),
-                               std::move(*trace), std::move(weights), manifest);
+    return loadInferentiaTrace(traceLoc, std::move(*trace), std::move(weights),
+                               manifest);
   }
 };
 

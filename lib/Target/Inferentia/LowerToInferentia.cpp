@@ -63,6 +63,10 @@ struct Root {
   /// The SBUF home and, for inputs, outputs and weights, the DRAM tensor.
   Value sbuf, dram;
   int64_t sbufAddress = 0;
+  /// Too big for SBUF beside the others: it lives in DRAM in its mapping's
+  /// order (partition after partition), and instructions stage the parts
+  /// they touch (`sbuf` is then that DRAM tensor).
+  bool inDram = false;
   ElementsAttr weights;
   int64_t getPartitionBytes() const {
     return layout.getFreeElements() * kElementBytes;
@@ -310,6 +314,11 @@ private:
   Value emit(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
              ArrayRef<NamedAttribute> attrs, Engine engine,
              std::optional<Cause> cause = std::nullopt);
+  /// `emit` without legalisation: the operands are where the instruction
+  /// can take them.
+  Value emitRaw(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
+                ArrayRef<NamedAttribute> attrs, Engine engine,
+                std::optional<Cause> cause);
   Value emitDma(Operand dst, Operand src, Cause cause);
   AccessPatternAttr getAp(int64_t start, int64_t partitions,
                           int64_t partitionStride, int64_t offset,
@@ -372,6 +381,8 @@ private:
   DependencyTracker tracker;
   SmallVector<Value> slots, psumBanks;
   Value ones;
+  /// DRAM tensors that stand for SBUF homes, and why they are moved.
+  DenseMap<Value, Cause> dramHomes;
   size_t nextSlotIndex = 0, nextPsumIndex = 0;
   int64_t nextQueue = 0;
   int64_t currentLayer = -1;
@@ -737,16 +748,26 @@ LogicalResult Lowering::allocate() {
       at = std::max(at, i.end);
     }
     if (at + size > capacity) {
-      int64_t used = size;
-      for (const Interval &i : live)
-        used += i.end - i.begin;
-      Operation *where = nests[root->first].root;
-      return where->emitError()
-             << "inferentia: node '" << getNodeName(where->getLoc()) << "' ("
-             << getNodeOpType(where->getLoc())
-             << "): the tensors live here need " << used
-             << " bytes per partition of SBUF, more than the " << capacity
-             << " left beside the scratch slots";
+      // It stays in DRAM. Model inputs and outputs can only when their
+      // mapping's order is their row-major order (nothing outside the
+      // partition dimension but size-1 dimensions).
+      bool rowMajor = llvm::all_of(
+          ArrayRef<int64_t>(root->layout.shape)
+              .take_front(std::max<int64_t>(root->layout.partitionDim, 0)),
+          [](int64_t d) { return d == 1; });
+      if ((root->role == Role::Input || root->role == Role::Output) &&
+          !rowMajor) {
+        Operation *where = nests[root->first].root;
+        return where->emitError()
+               << "inferentia: node '" << getNodeName(where->getLoc())
+               << "' (" << getNodeOpType(where->getLoc()) << "): "
+               << root->name << " needs " << size
+               << " bytes per partition of SBUF, more than the "
+               << capacity - at << " left, and cannot be read from DRAM in "
+                                   "its layout";
+      }
+      root->inDram = true;
+      continue;
     }
     root->sbufAddress = at;
     live.push_back({at, at + size, root->last});
@@ -795,6 +816,45 @@ AccessPatternAttr Lowering::toAp(const BoxOperand &operand, int64_t partitions,
 Value Lowering::emit(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
                      ArrayRef<NamedAttribute> attrs, Engine engine,
                      std::optional<Cause> cause) {
+  // Operands that live in DRAM in their mapping's order: a DMA reads or
+  // writes them in place; a compute engine works on a staged copy.
+  auto inDram = [&](const Operand &o) { return dramHomes.count(o.buffer); };
+  auto toDram = [&](const Operand &o) {
+    auto mapping = cast<BufferType>(o.buffer.getType()).getMapping();
+    int64_t free = mapping.getFreeElements();
+    return Operand{o.buffer,
+                   AccessPatternAttr::get(context, 0, o.ap.getPartitions(), free,
+                                          o.ap.getStart() * free +
+                                              o.ap.getOffset(),
+                                          o.ap.getStrides(), o.ap.getSizes())};
+  };
+  if (engine == Engine::Dma && (inDram(dst) || llvm::any_of(srcs, inDram))) {
+    SmallVector<Operand> sources;
+    for (const Operand &src : srcs)
+      sources.push_back(inDram(src) ? toDram(src) : src);
+    return emitRaw(opName, inDram(dst) ? toDram(dst) : dst, sources, attrs,
+                   engine, cause);
+  }
+  if (engine != Engine::Dma && (inDram(dst) || llvm::any_of(srcs, inDram))) {
+    SmallVector<Operand> sources;
+    for (const Operand &src : srcs) {
+      if (!inDram(src)) {
+        sources.push_back(src);
+        continue;
+      }
+      Operand staged = realign(src, src.ap.getStart(), /*copy=*/false);
+      emitRaw(DmaCopyOp::getOperationName(), staged, {toDram(src)}, {},
+              Engine::Dma, dramHomes.lookup(src.buffer));
+      sources.push_back(staged);
+    }
+    if (!inDram(dst))
+      return emit(opName, dst, sources, attrs, engine, cause);
+    Operand result = realign(dst, dst.ap.getStart(), /*copy=*/false);
+    Value token = emit(opName, result, sources, attrs, engine, cause);
+    emitRaw(DmaCopyOp::getOperationName(), toDram(dst), {result}, {},
+            Engine::Dma, dramHomes.lookup(dst.buffer));
+    return token;
+  }
   // Compute engines work lane by lane: every operand on the same
   // partitions, starting where the engines can start. Operands elsewhere
   // move there by DMA first; a destination elsewhere gets the result by
@@ -835,6 +895,12 @@ Value Lowering::emit(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
     if (moved)
       return emit(opName, dst, sources, attrs, engine, cause);
   }
+  return emitRaw(opName, dst, srcs, attrs, engine, cause);
+}
+
+Value Lowering::emitRaw(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
+                        ArrayRef<NamedAttribute> attrs, Engine engine,
+                        std::optional<Cause> cause) {
   int lane = static_cast<int>(engine);
   int64_t queue = 0;
   if (engine == Engine::Dma) {
@@ -1895,7 +1961,7 @@ LogicalResult Lowering::run() {
                                    root.layout.getFreeElements()
                              : root.type.getNumElements();
       MappingAttr mapping =
-          root.role == Role::Weights
+          root.role == Role::Weights || root.inDram
               ? root.mapping
               : MappingAttr::get(context, root.mapping.getShape(), -1, 1);
       auto type = BufferType::get(context, "dram", 1, elements, f32, mapping);
@@ -1932,11 +1998,29 @@ LogicalResult Lowering::run() {
       address += llvm::alignTo(elements * kElementBytes, 64);
     }
   }
+  // Spilled intermediates: scratch DRAM in their mapping's order.
+  for (auto &[value, root] : roots) {
+    if (!root.inDram || root.role != Role::Intermediate)
+      continue;
+    int64_t elements =
+        root.layout.getPartitions() * root.layout.getFreeElements();
+    auto type = BufferType::get(context, "dram", 1, elements, f32, root.mapping);
+    root.dram = builder.create<DramTensorOp>(func.getLoc(), type, root.name,
+                                             "scratch", address, ElementsAttr());
+    address += llvm::alignTo(elements * kElementBytes, 64);
+  }
   dramEnd = address;
   // SBUF: the homes, the scratch slots and the PSUM banks.
   for (auto &[value, root] : roots) {
     if (root.first < 0)
       continue;
+    if (root.inDram) {
+      root.sbuf = root.dram;
+      dramHomes[root.sbuf] = root.role == Role::Intermediate ? Cause::Spill
+                             : root.role == Role::Output    ? Cause::Store
+                                                            : Cause::Load;
+      continue;
+    }
     auto type = BufferType::get(context, "sbuf", root.layout.getPartitions(),
                                 root.layout.getFreeElements(), f32,
                                 root.mapping);
@@ -1979,13 +2063,13 @@ LogicalResult Lowering::run() {
   for (auto [i, nest] : llvm::enumerate(nests)) {
     currentLayer = nest.layer;
     for (auto &[value, root] : roots)
-      if (root.first == static_cast<int64_t>(i) &&
+      if (root.first == static_cast<int64_t>(i) && !root.inDram &&
           (root.role == Role::Input || root.role == Role::Weights))
         loadRoot(root);
     if (failed(lowerNest(nest)))
       return failure();
     for (auto &[value, root] : roots)
-      if (root.role == Role::Output &&
+      if (root.role == Role::Output && !root.inDram &&
           root.lastWrite == static_cast<int64_t>(i))
         storeRoot(root);
   }
