@@ -257,9 +257,7 @@ struct Simulator::State {
   }
 
   Space &spaceOf(Memory memory) {
-    return memory == Memory::Sbuf ? sbuf
-           : memory == Memory::Psum ? psum
-                                    : dram;
+    return memory == Memory::Sbuf ? sbuf : memory == Memory::Psum ? psum : dram;
   }
 
   void layout(const AccessPattern &ap, Layout &out);
@@ -282,8 +280,7 @@ struct Simulator::State {
              uint32_t other, bool otherWrites) const;
   /// Records the reads of `l` by instruction `index`; `ready` grows to the
   /// finish of same-lane writers of what it reads.
-  Error scanReads(int64_t index, unsigned lane, const Layout &l,
-                  double &ready);
+  Error scanReads(int64_t index, unsigned lane, const Layout &l, double &ready);
   Error scanWrites(int64_t index, unsigned lane, const Layout &l);
   uint32_t addReader(uint32_t state, uint32_t self, unsigned lane);
 
@@ -316,8 +313,8 @@ Error Simulator::State::allocate() {
                 machine.dramBytes)
             .str());
   for (Space *s : {&sbuf, &psum}) {
-    s->partitionBytes = s == &sbuf ? machine.sbufPartitionBytes
-                                   : machine.psumPartitionBytes;
+    s->partitionBytes =
+        s == &sbuf ? machine.sbufPartitionBytes : machine.psumPartitionBytes;
     int64_t bytes = machine.partitions * s->partitionBytes;
     if (bytes > kMaxOnChipBytes)
       return createStringError(
@@ -325,10 +322,9 @@ Error Simulator::State::allocate() {
                   s == &sbuf ? "SBUF" : "PSUM", bytes)
               .str());
     if (!s->bytes.allocate(bytes))
-      return createStringError(
-          formatv("cannot allocate {0} bytes of {1}", bytes,
-                  s == &sbuf ? "SBUF" : "PSUM")
-              .str());
+      return createStringError(formatv("cannot allocate {0} bytes of {1}",
+                                       bytes, s == &sbuf ? "SBUF" : "PSUM")
+                                   .str());
   }
   if (!dram.bytes.allocate(h.dramBytes))
     return createStringError(
@@ -401,8 +397,7 @@ void Simulator::State::scatter(const Layout &l, const float *in) {
 // Races
 //===----------------------------------------------------------------------===//
 
-std::string Simulator::State::describeUnit(const Space &s,
-                                           int64_t unit) const {
+std::string Simulator::State::describeUnit(const Space &s, int64_t unit) const {
   int64_t byte = unit << unitShift, last = byte + (int64_t(1) << unitShift) - 1;
   if (s.memory == Memory::Dram)
     return formatv("DRAM bytes {0}..{1}", byte, last).str();
@@ -456,8 +451,8 @@ uint32_t Simulator::State::addReader(uint32_t state, uint32_t self,
   return kReaderSet | static_cast<uint32_t>(readerSets.size() - 1);
 }
 
-Error Simulator::State::scanReads(int64_t index, unsigned lane,
-                                  const Layout &l, double &ready) {
+Error Simulator::State::scanReads(int64_t index, unsigned lane, const Layout &l,
+                                  double &ready) {
   ShadowUnit *shadow = l.space->shadow.data;
   uint32_t self = static_cast<uint32_t>(index);
   int64_t units = l.elementBytes >> unitShift;
@@ -569,8 +564,8 @@ Error Simulator::State::execute(int64_t index) {
     std::copy(clock.begin(), clock.end(),
               &clocks[static_cast<size_t>(clockRow[index]) * lanes]);
 
-  for (auto [i, ap] : enumerate(concat<const AccessPattern>(
-           ArrayRef(ins.dst), ArrayRef(ins.srcs))))
+  for (auto [i, ap] : enumerate(
+           concat<const AccessPattern>(ArrayRef(ins.dst), ArrayRef(ins.srcs))))
     if (ap.getElements() > kMaxSimulatedElements)
       return error(index, formatv("{0} has {1} elements: the simulator runs "
                                   "at most 2^26 per access pattern",
@@ -615,9 +610,10 @@ Error Simulator::State::execute(int64_t index) {
     const AccessPattern &stationary = ins.srcs[0];
     int64_t k = stationary.partitions, m = stationary.getFreeElements();
     bool bf16 = machine.bf16Matmul;
-    bool fp32 = !bf16 && (stationary.type == DataType::F32 ||
-                          (ins.opcode == Opcode::Matmul &&
-                           ins.srcs[1].type == DataType::F32));
+    bool fp32 =
+        !bf16 &&
+        (stationary.type == DataType::F32 ||
+         (ins.opcode == Opcode::Matmul && ins.srcs[1].type == DataType::F32));
     fill(a, srcLayouts[0]);
     if (bf16)
       for (float &x : a)
@@ -637,8 +633,26 @@ Error Simulator::State::execute(int64_t index) {
           x = roundToBf16(x);
       int64_t cols = ins.srcs[1].getFreeElements();
       c.assign(m * cols, 0.0f);
-      // Each output sums its products in order of k, in fp32.
-      for (int64_t kk = 0; kk < k; ++kk)
+      // Each output sums its products in order of k, in fp32 (four rows
+      // of k per pass only save loads and stores: the order is kept).
+      int64_t kk = 0;
+      for (; kk + 4 <= k; kk += 4)
+        for (int64_t mm = 0; mm < m; ++mm) {
+          float s0 = a[kk * m + mm], s1 = a[(kk + 1) * m + mm],
+                s2 = a[(kk + 2) * m + mm], s3 = a[(kk + 3) * m + mm];
+          float *row = &c[mm * cols];
+          const float *b0 = &b[kk * cols], *b1 = b0 + cols, *b2 = b1 + cols,
+                      *b3 = b2 + cols;
+          for (int64_t nn = 0; nn < cols; ++nn) {
+            float v = row[nn];
+            v += s0 * b0[nn];
+            v += s1 * b1[nn];
+            v += s2 * b2[nn];
+            v += s3 * b3[nn];
+            row[nn] = v;
+          }
+        }
+      for (; kk < k; ++kk)
         for (int64_t mm = 0; mm < m; ++mm) {
           float s = a[kk * m + mm];
           float *row = &c[mm * cols];
@@ -666,8 +680,7 @@ Error Simulator::State::execute(int64_t index) {
     for (int64_t p = 0; p < partitions; ++p) {
       float *row = &a[p * n];
       applyScalar(AluOp::Multiply, row, ins.scale, n);
-      applyScalar(AluOp::Add, row,
-                  ins.srcs.size() > 1 ? s0[p] : ins.imm0, n);
+      applyScalar(AluOp::Add, row, ins.srcs.size() > 1 ? s0[p] : ins.imm0, n);
       applyFunction(ins.function, row, n);
     }
     scatter(dstLayout, a.data());
@@ -693,12 +706,12 @@ Error Simulator::State::execute(int64_t index) {
       }
       return true;
     };
-    bool fastBf16 =
-        ins.srcs[0].type == DataType::BF16 &&
-        ins.srcs[1].type == DataType::BF16 && ins.dst.type == DataType::BF16 &&
-        (ins.alu0 == AluOp::Add || ins.alu0 == AluOp::Multiply ||
-         ins.alu0 == AluOp::Subtract) &&
-        contiguous(ins.srcs[0]) && contiguous(ins.srcs[1]);
+    bool fastBf16 = ins.srcs[0].type == DataType::BF16 &&
+                    ins.srcs[1].type == DataType::BF16 &&
+                    ins.dst.type == DataType::BF16 &&
+                    (ins.alu0 == AluOp::Add || ins.alu0 == AluOp::Multiply ||
+                     ins.alu0 == AluOp::Subtract) &&
+                    contiguous(ins.srcs[0]) && contiguous(ins.srcs[1]);
     cycles = std::max<int64_t>(minCycles, onePsum || fastBf16 ? n : 2 * n);
     break;
   }
@@ -739,8 +752,8 @@ Error Simulator::State::execute(int64_t index) {
     bool halved = src.type == DataType::BF16 &&
                   ins.dst.type == DataType::BF16 &&
                   (ins.alu0 == AluOp::Add || ins.alu0 == AluOp::Max);
-    cycles = std::max<int64_t>(minCycles,
-                               halved ? (streamed + 1) / 2 : streamed);
+    cycles =
+        std::max<int64_t>(minCycles, halved ? (streamed + 1) / 2 : streamed);
     break;
   }
   case Opcode::TensorCopy:
@@ -752,9 +765,8 @@ Error Simulator::State::execute(int64_t index) {
     a.assign(partitions * n, ins.imm0);
     scatter(dstLayout, a.data());
     cycles = std::max<int64_t>(
-        minCycles, ins.imm0 == 0 && ins.dst.type == DataType::BF16
-                       ? (n + 1) / 2
-                       : n);
+        minCycles,
+        ins.imm0 == 0 && ins.dst.type == DataType::BF16 ? (n + 1) / 2 : n);
     break;
   }
 
@@ -857,8 +869,8 @@ Error Simulator::State::execute(int64_t index) {
     s.dramWriteBytes += dramWrite;
     size_t cause = static_cast<size_t>(ins.cause);
     if (ins.opcode == Opcode::DmaCopy) {
-      CopyCounts &copies = dramRead + dramWrite ? s.offchipCopies[cause]
-                                                : s.onchipCopies[cause];
+      CopyCounts &copies =
+          dramRead + dramWrite ? s.offchipCopies[cause] : s.onchipCopies[cause];
       ++copies.count;
       copies.bytes += copyBytes;
     } else if (ins.cause != Cause::None) {
@@ -941,7 +953,8 @@ Expected<int64_t> getTensorElements(const TraceTensor &tensor) {
 }
 } // namespace
 
-Error Simulator::writeTensor(const TraceTensor &tensor, ArrayRef<float> values) {
+Error Simulator::writeTensor(const TraceTensor &tensor,
+                             ArrayRef<float> values) {
   Expected<int64_t> n = getTensorElements(tensor);
   if (!n)
     return n.takeError();
@@ -999,8 +1012,7 @@ Error Simulator::run() {
   int64_t count = instructions.size();
   if (count >= int64_t(kReaderSet) - 1)
     return createStringError(
-        formatv("{0} instructions: the simulator runs at most 2^31 - 2",
-                count)
+        formatv("{0} instructions: the simulator runs at most 2^31 - 2", count)
             .str());
 
   // The shadow's unit: 2 bytes when some access is bf16 (two bf16
@@ -1044,8 +1056,6 @@ Error Simulator::run() {
 
 const SimulationStats &Simulator::getTotal() const { return state->total; }
 
-ArrayRef<SimulationStats> Simulator::getLayers() const {
-  return state->layers;
-}
+ArrayRef<SimulationStats> Simulator::getLayers() const { return state->layers; }
 
 double Simulator::getLatencySeconds() const { return state->latency; }

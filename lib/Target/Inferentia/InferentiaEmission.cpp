@@ -120,12 +120,11 @@ LogicalResult appendValue(Operation *op, ElementsAttr value, DataType type,
   out.reserve(out.size() + count * (type == DataType::F32 ? 4 : 2));
   for (int64_t i = 0; i < count; ++i) {
     const uint8_t *element = bytes + (splat ? 0 : i * fromBytes);
-    if (*from == type) {
-      // MLIR keeps element data in the host's order.
-      if (llvm::sys::IsLittleEndianHost) {
-        out.insert(out.end(), element, element + fromBytes);
-        continue;
-      }
+    // MLIR keeps element data in the host's order; the file is
+    // little-endian.
+    if (*from == type && llvm::sys::IsLittleEndianHost) {
+      out.insert(out.end(), element, element + fromBytes);
+      continue;
     }
     float f =
         *from == DataType::F32

@@ -211,11 +211,16 @@ public:
         std::min(machine.getDramBytesPerSecondPerCore(),
                  static_cast<double>(machine.dmaQueues) *
                      machine.dmaQueueBytesPerSecond);
-    report.compulsoryDramBytes = header.weightsBytes;
-    for (const TraceTensor &tensor : header.inputs)
-      report.compulsoryDramBytes += getBytes(tensor);
-    for (const TraceTensor &tensor : header.outputs)
-      report.compulsoryDramBytes += getBytes(tensor);
+    // The compiler's count; the header knows the weights' extent only.
+    if (auto compulsory = manifest.extra.getInteger("compulsory_dram_bytes")) {
+      report.compulsoryDramBytes = *compulsory;
+    } else {
+      report.compulsoryDramBytes = header.weightsBytes;
+      for (const TraceTensor &tensor : header.inputs)
+        report.compulsoryDramBytes += getBytes(tensor);
+      for (const TraceTensor &tensor : header.outputs)
+        report.compulsoryDramBytes += getBytes(tensor);
+    }
 
     ArrayRef<SimulationStats> layers = simulator->getLayers();
     for (auto [layer, stats] : llvm::zip(header.layers, layers)) {

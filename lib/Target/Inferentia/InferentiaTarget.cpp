@@ -24,6 +24,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -71,9 +72,9 @@ std::string formatParameter(double value) {
 /// `overrides`: `preset=NAME` stands for every parameter of that machine
 /// (Machine::getPreset; later entries still override it), and the shared
 /// fields the machine decides (banks, local_memory_bytes) follow its
-/// partitions unless the user sets them. An unknown preset stays as it is,
-/// for dlc-attach-hardware to report.
-std::string expandOverrides(StringRef overrides) {
+/// partitions unless the user sets them. A preset that names no machine
+/// goes to `unknownPreset`.
+std::string expandOverrides(StringRef overrides, std::string &unknownPreset) {
   SmallVector<StringRef> entries;
   overrides.split(entries, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   std::string expanded;
@@ -87,8 +88,13 @@ std::string expandOverrides(StringRef overrides) {
     StringRef name = entry.split('=').first.trim();
     StringRef value = entry.split('=').second.trim();
     std::optional<Machine> preset;
-    if (name == "preset")
+    if (name == "preset") {
       preset = Machine::getPreset(value);
+      if (!preset) {
+        unknownPreset = value.str();
+        continue;
+      }
+    }
     if (!preset) {
       setsBanks |= name == "banks";
       setsLocalMemory |= name == "local_memory_bytes";
@@ -114,15 +120,53 @@ std::string expandOverrides(StringRef overrides) {
     return expanded;
   HardwareAttr derived = getHardware(&context, getMachine(*hardware));
   if (!setsBanks && derived.getBanks() != hardware->getBanks())
-    add("banks=" + Twine(derived.getBanks()));
+    add("banks=" + formatParameter(derived.getBanks()));
   if (!setsLocalMemory &&
       derived.getLocalMemoryBytes() != hardware->getLocalMemoryBytes())
-    add("local_memory_bytes=" + Twine(derived.getLocalMemoryBytes()));
+    add("local_memory_bytes=" + formatParameter(derived.getLocalMemoryBytes()));
   return expanded;
 }
 
-/// The manifest's records: the signature, the hardware and the files.
-LogicalResult addRecords(ModuleOp module, ArtifactManifest &manifest) {
+/// Reports a `--hw preset=NAME` that names no machine when the pipeline
+/// runs, as dlc-attach-hardware reports the other overrides' errors
+/// (building a pipeline cannot fail with a diagnostic).
+class UnknownPresetPass
+    : public PassWrapper<UnknownPresetPass, OperationPass<ModuleOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(UnknownPresetPass)
+  explicit UnknownPresetPass(std::string name) : name(std::move(name)) {}
+  StringRef getArgument() const override {
+    return "dlc-inferentia-unknown-preset";
+  }
+  StringRef getDescription() const override {
+    return "Reports a hardware preset that names no machine";
+  }
+  void runOnOperation() override {
+    getOperation().emitError()
+        << "hardware override 'preset=" << name
+        << "': no such machine (presets: "
+        << llvm::join(Machine::getPresetNames(), ", ") << ")";
+    signalPassFailure();
+  }
+
+private:
+  std::string name;
+};
+
+/// Every input, weight and output moved once: the bytes of the program's
+/// DRAM tensors but its scratch.
+int64_t getCompulsoryDramBytes(ProgramOp program) {
+  int64_t bytes = 0;
+  for (auto tensor : program.getBody().front().getOps<DramTensorOp>())
+    if (tensor.getRole() != "scratch")
+      bytes += tensor.getBuffer().getType().getPartitionBytes();
+  return bytes;
+}
+
+/// The manifest's records: the signature, the hardware, the files and the
+/// compulsory traffic (the trace's header has the weights' extent only).
+LogicalResult addRecords(ModuleOp module, ProgramOp program,
+                         ArtifactManifest &manifest) {
   FailureOr<EntrySignature> signature = getRecordedEntrySignature(module);
   if (failed(signature))
     return failure();
@@ -135,6 +179,7 @@ LogicalResult addRecords(ModuleOp module, ArtifactManifest &manifest) {
   manifest.extra["trace"] = kTraceFileName;
   manifest.extra["listing"] = kListingFileName;
   manifest.extra["weights"] = kWeightsFileName;
+  manifest.extra["compulsory_dram_bytes"] = getCompulsoryDramBytes(program);
   return success();
 }
 
@@ -160,8 +205,8 @@ public:
            "trace and its listing, run on dlc's simulator (no hardware)";
   }
 
-  // fp32 throughout like the host, unless the tensor engine multiplies in
-  // bf16 (docs/Targets/Inferentia.md).
+  // fp32 throughout, like the host, unless the tensor engine multiplies
+  // bf16 operands (8 significant bits): then a 16-bit format's tolerance.
   Tolerance getDefaultTolerance(HardwareAttr hardware) const override {
     if (getMachine(hardware).bf16Matmul)
       return {2e-2, 2e-2};
@@ -175,7 +220,10 @@ public:
   void buildPipeline(OpPassManager &pm,
                      const PipelineOptions &options) const override {
     PipelineOptions attach;
-    attach.hardware = expandOverrides(options.hardware);
+    std::string unknownPreset;
+    attach.hardware = expandOverrides(options.hardware, unknownPreset);
+    if (!unknownPreset.empty())
+      pm.addPass(std::make_unique<UnknownPresetPass>(unknownPreset));
     addAttachHardware(pm, attach);
     pm.addPass(createRecordEntrySignature());
     buildDLCToAffinePipeline(pm);
@@ -193,7 +241,7 @@ public:
     if (failed(program))
       return failure();
     FailureOr<EmittedTrace> emitted = emitTrace(*program);
-    if (failed(emitted) || failed(addRecords(module, manifest)))
+    if (failed(emitted) || failed(addRecords(module, *program, manifest)))
       return failure();
     auto write =
         [&](StringRef name,
@@ -238,6 +286,7 @@ public:
     report.clockHz = machine.tensorClockHz;
     report.peakMacsPerCycle =
         static_cast<double>(machine.getPeakMacsPerCycle());
+    report.compulsoryDramBytes = getCompulsoryDramBytes(*program);
     report.peakDramBytesPerSecond =
         std::min(machine.getDramBytesPerSecondPerCore(),
                  static_cast<double>(machine.dmaQueues) *
@@ -250,13 +299,7 @@ public:
     CopyFigures copies;
     int64_t instructions = 0;
     for (Operation &op : program->getBody().front()) {
-      if (auto tensor = dyn_cast<DramTensorOp>(op)) {
-        if (tensor.getRole() != "scratch")
-          report.compulsoryDramBytes +=
-              tensor.getBuffer().getType().getPartitionBytes();
-        continue;
-      }
-      if (isa<AllocOp>(op))
+      if (isa<DramTensorOp, AllocOp>(op))
         continue;
       FailureOr<Instruction> inst =
           toInstruction(&op, [](Operation *) -> int64_t { return 0; });
@@ -308,7 +351,7 @@ public:
     FailureOr<EmittedTrace> emitted = emitTrace(*program);
     ArtifactManifest manifest;
     manifest.target = "inferentia";
-    if (failed(emitted) || failed(addRecords(module, manifest)))
+    if (failed(emitted) || failed(addRecords(module, *program, manifest)))
       return failure();
     // The executor loads the same text `dlc compile` writes.
     FailureOr<Trace> trace = roundTrip(*program, emitted->trace);

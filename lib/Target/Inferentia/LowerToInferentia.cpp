@@ -92,7 +92,8 @@ struct BodyValue {
 
 /// A perfectly nested loop band with constant bounds and its body.
 struct Nest {
-  affine::AffineForOp root;
+  /// The outermost loop, or a store outside any loop (rank-0 results).
+  Operation *root = nullptr;
   SmallVector<affine::AffineForOp> loops;
   SmallVector<int64_t> trips;
   SmallVector<BodyValue> values;
@@ -303,7 +304,7 @@ private:
   LogicalResult collectRoots();
   FailureOr<Access> resolve(Operation *user, Value memref,
                             ArrayRef<AffineExpr> indices);
-  LogicalResult parseNest(affine::AffineForOp root, Nest &nest);
+  LogicalResult parseNest(Operation *root, Nest &nest);
   FailureOr<SmallVector<Piece>> parsePieces(Nest &nest, Value value,
                                             SmallVector<std::pair<IntegerSet, bool>> conditions);
   FailureOr<int> parseValue(Nest &nest, Value value);
@@ -340,8 +341,10 @@ private:
   /// The copy nest `nest` on `box` from `source`, whose partitions follow
   /// other loops than the destination's: DMAs, one per destination
   /// partition.
-  LogicalResult emitRelayout(Nest &nest, const Box &box, const Access &source,
-                             std::optional<unsigned> partitionLoop);
+  LogicalResult emitRelayout(Nest &nest, const Box &box, Value to,
+                             const ElementLocation &toLocation,
+                             std::optional<unsigned> toLoop, Value from,
+                             const ElementLocation &fromLocation);
   /// A slot holding `operand`'s elements from partition `start` on, filled
   /// by DMA when `copy`.
   Operand realign(Operand operand, int64_t start = 0, bool copy = true);
@@ -353,7 +356,16 @@ private:
   /// The operand a read piece gives on `box`, or where to split.
   FailureOr<std::variant<BoxOperand, Split>>
   getReadOperand(Nest &nest, const Access &access, const Box &box,
-                 std::optional<unsigned> partitionLoop);
+                 std::optional<unsigned> partitionLoop,
+                 ArrayRef<unsigned> order);
+  /// A slot's elements on `box`: partitions follow `partitionLoop` from 0,
+  /// the free loops `order` lie row-major.
+  ElementLocation getSlotLocation(const Box &box,
+                                  std::optional<unsigned> partitionLoop,
+                                  ArrayRef<unsigned> order);
+  LoopPattern getSlotPattern(const Box &box,
+                             std::optional<unsigned> partitionLoop,
+                             ArrayRef<unsigned> order);
   /// Elementwise body values on one box whose reads are resolved.
   LogicalResult emitBody(Nest &nest, const Box &box, ArrayRef<int> reads,
                          ArrayRef<int> chosen,
@@ -365,9 +377,9 @@ private:
   Value nextSlot() { return slots[nextSlotIndex++ % slots.size()]; }
   Value nextPsum() { return psumBanks[nextPsumIndex++ % psumBanks.size()]; }
   InFlightDiagnostic emitNestError(Nest &nest) {
-    return nest.root.emitError()
-           << "inferentia: node '" << getNodeName(nest.root.getLoc()) << "' ("
-           << getNodeOpType(nest.root.getLoc()) << "): ";
+    return nest.root->emitError()
+           << "inferentia: node '" << getNodeName(nest.root->getLoc()) << "' ("
+           << getNodeOpType(nest.root->getLoc()) << "): ";
   }
 
   ModuleOp module;
@@ -386,6 +398,8 @@ private:
   size_t nextSlotIndex = 0, nextPsumIndex = 0;
   int64_t nextQueue = 0;
   int64_t currentLayer = -1;
+  /// The ONNX node the instructions being emitted compute.
+  std::optional<mlir::Location> currentLoc;
   SmallVector<std::pair<std::string, std::string>> layerNames;
   SmallVector<int64_t> layerMacs, layerReads, layerWrites, layerCycles;
   int64_t dramEnd = 0;
@@ -586,7 +600,7 @@ Lowering::parsePieces(Nest &nest, Value value,
     return pieces;
   }
   Operation *def = value.getDefiningOp();
-  return (def ? def : nest.root.getOperation())
+  return (def ? def : nest.root)
       ->emitError("inferentia: a value read through ")
       << (def ? def->getName().getStringRef() : StringRef("an argument"))
       << " is not supported";
@@ -624,9 +638,9 @@ FailureOr<int> Lowering::parseValue(Nest &nest, Value value) {
       parsed.operands.push_back(*index);
     }
   } else {
-    return (def ? def : nest.root.getOperation())->emitError()
-           << "inferentia: node '" << getNodeName(nest.root.getLoc())
-           << "' (" << getNodeOpType(nest.root.getLoc()) << "): "
+    return (def ? def : nest.root)->emitError()
+           << "inferentia: node '" << getNodeName(nest.root->getLoc())
+           << "' (" << getNodeOpType(nest.root->getLoc()) << "): "
            << (def ? def->getName().getStringRef() : StringRef("argument"))
            << " has no engine instruction";
   }
@@ -634,12 +648,12 @@ FailureOr<int> Lowering::parseValue(Nest &nest, Value value) {
   return static_cast<int>(nest.values.size() - 1);
 }
 
-LogicalResult Lowering::parseNest(affine::AffineForOp root, Nest &nest) {
+LogicalResult Lowering::parseNest(Operation *root, Nest &nest) {
   nest.root = root;
   nest.description = getNestDescription(root);
   nest.relayout = root->hasAttr("dlc.relayout");
-  affine::AffineForOp loop = root;
-  while (true) {
+  auto loop = dyn_cast<affine::AffineForOp>(root);
+  while (loop) {
     if (!loop.hasConstantBounds() || loop.getConstantLowerBound() != 0 ||
         loop.getStepAsInt() != 1)
       return emitNestError(nest) << "loops must run from 0 with step 1";
@@ -655,13 +669,14 @@ LogicalResult Lowering::parseNest(affine::AffineForOp root, Nest &nest) {
       return emitNestError(nest) << "the nest is not perfectly nested";
     loop = *inner.begin();
   }
-  Block *body = nest.loops.back().getBody();
-  affine::AffineStoreOp store;
-  for (Operation &op : *body) {
-    if (auto s = dyn_cast<affine::AffineStoreOp>(op)) {
-      if (store)
-        return emitNestError(nest) << "a nest with two stores";
-      store = s;
+  affine::AffineStoreOp store = dyn_cast<affine::AffineStoreOp>(root);
+  if (!nest.loops.empty()) {
+    for (Operation &op : *nest.loops.back().getBody()) {
+      if (auto s = dyn_cast<affine::AffineStoreOp>(op)) {
+        if (store)
+          return emitNestError(nest) << "a nest with two stores";
+        store = s;
+      }
     }
   }
   if (!store)
@@ -916,7 +931,8 @@ Value Lowering::emitRaw(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
     tracker.collect(src.buffer, srcRegions.back(), /*write=*/false, lane,
                     deps);
   }
-  OperationState state(builder.getUnknownLoc(), opName);
+  OperationState state(currentLoc ? *currentLoc : builder.getUnknownLoc(),
+                       opName);
   state.addOperands(dst.buffer);
   SmallVector<Attribute> srcAps;
   for (const Operand &src : srcs) {
@@ -1075,17 +1091,25 @@ LogicalResult Lowering::forEachPiece(
 
 FailureOr<std::variant<BoxOperand, Split>>
 Lowering::getReadOperand(Nest &nest, const Access &access, const Box &box,
-                         std::optional<unsigned> partitionLoop) {
+                         std::optional<unsigned> partitionLoop,
+                         ArrayRef<unsigned> order) {
   Root &root = roots[access.root];
-  PatternOrSplit result = getLoopPattern(locate(access, root.layout),
-                                         nest.getNumLoops(), box,
-                                         partitionLoop);
+  ElementLocation location = locate(access, root.layout);
+  PatternOrSplit result =
+      getLoopPattern(location, nest.getNumLoops(), box, partitionLoop);
   if (result.split)
     return std::variant<BoxOperand, Split>(*result.split);
-  if (!result.pattern)
-    return emitNestError(nest) << "reading " << root.name << ": "
-                               << result.why;
-  return std::variant<BoxOperand, Split>(BoxOperand{root.sbuf, *result.pattern});
+  if (result.pattern)
+    return std::variant<BoxOperand, Split>(
+        BoxOperand{root.sbuf, *result.pattern});
+  // The elements lie across the partitions otherwise: a slot gets them in
+  // the instruction's layout, by DMA.
+  BoxOperand slot{nextSlot(), getSlotPattern(box, partitionLoop, order)};
+  if (failed(emitRelayout(nest, box, slot.buffer,
+                          getSlotLocation(box, partitionLoop, order),
+                          partitionLoop, root.sbuf, location)))
+    return failure();
+  return std::variant<BoxOperand, Split>(slot);
 }
 
 /// `box` without `inner` (a sub-box of it), as disjoint boxes.
@@ -1176,7 +1200,7 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
         immediates[index] = piece.constant;
       } else {
         FailureOr<std::variant<BoxOperand, Split>> operand =
-            getReadOperand(nest, *piece.access, box, partitionLoop);
+            getReadOperand(nest, *piece.access, box, partitionLoop, order);
         if (failed(operand))
           return failure();
         if (auto *s = std::get_if<Split>(&*operand)) {
@@ -1309,9 +1333,17 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
   if (failed(compute(target)))
     return failure();
   if (!split && !result) {
-    // The target is a plain operand and no destination was given.
-    if (operands.count(target))
+    // The target is a plain operand or a constant, and no destination was
+    // given: the operand, or a slot holding the constant.
+    if (operands.count(target)) {
       result = operands[target];
+    } else if (immediates.count(target)) {
+      result = slotOperand();
+      emit(MemsetOp::getOperationName(), *result, {},
+           {builder.getNamedAttr("imm0",
+                                 builder.getF32FloatAttr(immediates[target]))},
+           Engine::Vector);
+    }
   }
   (void)freeElements;
   return success();
@@ -1368,7 +1400,11 @@ LogicalResult Lowering::lowerElementwise(Nest &nest, const Box &full) {
                                                    src.split->value,
                                                    b.hi[src.split->loop]))));
                 if (!src.pattern)
-                  return emitRelayout(nest, b, *piece.access, partitionLoop);
+                  return emitRelayout(
+                      nest, b, roots[nest.store.root].sbuf,
+                      locate(nest.store, roots[nest.store.root].layout),
+                      partitionLoop, roots[piece.access->root].sbuf,
+                      locate(*piece.access, roots[piece.access->root].layout));
               }
             }
             bool split = false;
@@ -1479,10 +1515,10 @@ LogicalResult Lowering::lowerReduction(Nest &nest, int accumulator, int value,
       // in its slot kept-major; a read has its own pattern.
       SmallVector<std::pair<int64_t, int64_t>> keptDims, reducedDims;
       int64_t start = operand->ap.getStart(), offset = operand->ap.getOffset();
-      if (v.kind == BodyValue::Kind::Read) {
+      if (v.kind == BodyValue::Kind::Read && !llvm::is_contained(slots, operand->buffer)) {
         unsigned r = llvm::find(reads, value) - reads.begin();
         FailureOr<std::variant<BoxOperand, Split>> read = getReadOperand(
-            nest, *v.pieces[chosen[r]].access, b, partitionLoop);
+            nest, *v.pieces[chosen[r]].access, b, partitionLoop, order);
         if (failed(read))
           return failure();
         const LoopPattern &pattern = std::get<BoxOperand>(*read).pattern;
@@ -1593,8 +1629,8 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
   // Moving free loops: output loops the activations follow.
   SmallVector<unsigned> nLoops;
   for (unsigned l = 0; l < nest.getNumLoops(); ++l)
-    if (inStore[l] && l != *mLoop && mentions(moving, l) && !xParts[l] &&
-        !wParts[l] && nest.trips[l] > 1)
+    if (inStore[l] && l != *mLoop && mentions(moving, l) &&
+        !mentions(stationary, l) && !xParts[l] && nest.trips[l] > 1)
       nLoops.push_back(l);
 
   Box full = nest.getFullBox();
@@ -1704,21 +1740,39 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
           nest.getNumLoops(), xBox, kLoop);
       if (x.split)
         return again(*x.split);
-      if (!w.pattern || !x.pattern)
-        return emitNestError(nest)
-               << "reading the operands of a matmul: " << w.why << x.why;
       int64_t k = b.getSize(*kLoop);
-      Matmul mm;
-      mm.stationary = {roots[weights.root].sbuf,
-                       getAp(w.pattern->partitionStart, k, 0,
-                             w.pattern->freeOffset,
-                             {{w.pattern->freeStrides[*mLoop], m}})};
       SmallVector<unsigned> order;
       for (unsigned l : nLoops)
         if (b.getSize(l) > 1)
           order.push_back(l);
-      mm.moving = {roots[piece.access->root].sbuf,
-                   toAp(BoxOperand{Value(), *x.pattern}, k, b, order)};
+      // Operands whose elements lie across the partitions otherwise reach
+      // a slot in the matmul's layout by DMA.
+      Value wBuffer = roots[weights.root].sbuf;
+      if (!w.pattern) {
+        SmallVector<unsigned> mOrder{*mLoop};
+        wBuffer = nextSlot();
+        if (failed(emitRelayout(
+                nest, wBox, wBuffer, getSlotLocation(wBox, kLoop, mOrder),
+                kLoop, roots[weights.root].sbuf,
+                locate(weights, roots[weights.root].layout))))
+          return failure();
+        w.pattern = getSlotPattern(wBox, kLoop, mOrder);
+      }
+      Value xBuffer = roots[piece.access->root].sbuf;
+      if (!x.pattern) {
+        xBuffer = nextSlot();
+        if (failed(emitRelayout(
+                nest, xBox, xBuffer, getSlotLocation(xBox, kLoop, order),
+                kLoop, roots[piece.access->root].sbuf,
+                locate(*piece.access, roots[piece.access->root].layout))))
+          return failure();
+        x.pattern = getSlotPattern(xBox, kLoop, order);
+      }
+      Matmul mm;
+      mm.stationary = {wBuffer, getAp(w.pattern->partitionStart, k, 0,
+                                      w.pattern->freeOffset,
+                                      {{w.pattern->freeStrides[*mLoop], m}})};
+      mm.moving = {xBuffer, toAp(BoxOperand{Value(), *x.pattern}, k, b, order)};
       SmallVector<std::pair<int64_t, int64_t>> dstDims;
       int64_t offset = 0;
       for (unsigned l : outOrder) {
@@ -1769,23 +1823,92 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
   return true;
 }
 
-LogicalResult Lowering::emitRelayout(Nest &nest, const Box &box,
-                                     const Access &source,
-                                     std::optional<unsigned> partitionLoop) {
-  ElementLocation from = locate(source, roots[source.root].layout);
-  ElementLocation to = locate(nest.store, roots[nest.store.root].layout);
-  std::function<LogicalResult(const Box &)> copy =
-      [&](const Box &b) -> LogicalResult {
-    // The source's own partition loop, if it has one on this box.
-    std::optional<unsigned> sourceLoop;
-    from.partition.walk([&](AffineExpr e) {
+ElementLocation
+Lowering::getSlotLocation(const Box &box, std::optional<unsigned> partitionLoop,
+                          ArrayRef<unsigned> order) {
+  ElementLocation location{getAffineConstantExpr(0, context),
+                           getAffineConstantExpr(0, context)};
+  if (partitionLoop)
+    location.partition = getAffineDimExpr(*partitionLoop, context) -
+                         box.lo[*partitionLoop];
+  int64_t stride = 1;
+  for (unsigned l : llvm::reverse(order)) {
+    location.free = location.free +
+                    (getAffineDimExpr(l, context) - box.lo[l]) * stride;
+    stride *= box.getSize(l);
+  }
+  return location;
+}
+
+LoopPattern Lowering::getSlotPattern(const Box &box,
+                                     std::optional<unsigned> partitionLoop,
+                                     ArrayRef<unsigned> order) {
+  LoopPattern pattern;
+  pattern.partitionLoop = partitionLoop;
+  pattern.freeStrides.assign(box.lo.size(), 0);
+  int64_t stride = 1;
+  for (unsigned l : llvm::reverse(order)) {
+    pattern.freeStrides[l] = stride;
+    stride *= box.getSize(l);
+  }
+  return pattern;
+}
+
+LogicalResult Lowering::emitRelayout(Nest &nest, const Box &box, Value to,
+                                     const ElementLocation &toLocation,
+                                     std::optional<unsigned> toLoop, Value from,
+                                     const ElementLocation &fromLocation) {
+  unsigned numLoops = nest.getNumLoops();
+  auto partitionLoopOf = [&](const ElementLocation &location,
+                             const Box &b) -> std::optional<unsigned> {
+    std::optional<unsigned> found;
+    location.partition.walk([&](AffineExpr e) {
       if (auto dim = dyn_cast<AffineDimExpr>(e))
         if (b.getSize(dim.getPosition()) > 1)
-          sourceLoop = dim.getPosition();
+          found = dim.getPosition();
     });
-    PatternOrSplit src = getLoopPattern(from, nest.getNumLoops(), b, sourceLoop);
-    PatternOrSplit dst =
-        getLoopPattern(to, nest.getNumLoops(), b, std::nullopt);
+    return found;
+  };
+  std::function<LogicalResult(const Box &)> copy =
+      [&](const Box &b) -> LogicalResult {
+    // The partitions of each side may follow one loop per DMA: fix the
+    // others.
+    for (const ElementLocation *location : {&toLocation, &fromLocation}) {
+      SmallVector<unsigned> varying;
+      location->partition.walk([&](AffineExpr e) {
+        if (auto dim = dyn_cast<AffineDimExpr>(e))
+          if (b.getSize(dim.getPosition()) > 1 &&
+              !llvm::is_contained(varying, dim.getPosition()))
+            varying.push_back(dim.getPosition());
+      });
+      if (varying.size() > 1) {
+        unsigned fixed = *llvm::min_element(varying);
+        for (int64_t v = b.lo[fixed]; v < b.hi[fixed]; ++v)
+          if (failed(copy(b.fix(fixed, v))))
+            return failure();
+        return success();
+      }
+    }
+    std::optional<unsigned> toP = partitionLoopOf(toLocation, b);
+    std::optional<unsigned> fromP = partitionLoopOf(fromLocation, b);
+    // Partitions that follow one loop on both sides: one DMA.
+    std::optional<unsigned> shared =
+        toP && fromP && *toP == *fromP ? toP : std::nullopt;
+    // Otherwise one DMA per partition of the side with fewer partitions;
+    // the other side spans its own partitions in it.
+    if (!shared && toP && fromP) {
+      unsigned outer =
+          b.getSize(*toP) <= b.getSize(*fromP) ? *toP : *fromP;
+      for (int64_t v = b.lo[outer]; v < b.hi[outer]; ++v)
+        if (failed(copy(b.fix(outer, v))))
+          return failure();
+      return success();
+    }
+    std::optional<unsigned> spanning = shared ? shared : toP ? toP : fromP;
+    PatternOrSplit dst = getLoopPattern(toLocation, numLoops, b,
+                                        shared || toP ? spanning : std::nullopt);
+    PatternOrSplit src = getLoopPattern(fromLocation, numLoops, b,
+                                        shared || fromP ? spanning : std::nullopt);
     for (PatternOrSplit *p : {&src, &dst})
       if (p->split)
         return success(
@@ -1793,37 +1916,45 @@ LogicalResult Lowering::emitRelayout(Nest &nest, const Box &box,
                                       p->split->value))) &&
             succeeded(copy(b.restrict(p->split->loop, p->split->value,
                                       b.hi[p->split->loop]))));
-    if (!src.pattern || !dst.pattern)
+    if (!src.pattern || !dst.pattern) {
+      // The partitions follow a loop at different paces on the two sides
+      // (a strided window): one DMA per value of it.
+      if (spanning) {
+        for (int64_t v = b.lo[*spanning]; v < b.hi[*spanning]; ++v)
+          if (failed(copy(b.fix(*spanning, v))))
+            return failure();
+        return success();
+      }
       return emitNestError(nest) << "relayout: " << src.why << dst.why;
-    // Both sides list the source's partition loop first, so that the
-    // destination's elements come in the source's partition-major order.
+    }
+    // The spanning loop first on the side without partitions, so that the
+    // elements pair up in partition-major order.
     SmallVector<unsigned> order;
-    if (sourceLoop)
-      order.push_back(*sourceLoop);
-    for (unsigned l : getFreeOrder(b, sourceLoop))
+    if (spanning && !shared)
+      order.push_back(*spanning);
+    for (unsigned l : getFreeOrder(b, spanning))
       order.push_back(l);
     SmallVector<std::pair<int64_t, int64_t>> dstDims, srcDims;
     for (unsigned l : order) {
-      dstDims.emplace_back(dst.pattern->freeStrides[l], b.getSize(l));
-      if (!sourceLoop || l != *sourceLoop)
+      bool acrossDst = spanning && l == *spanning && (shared || toP);
+      bool acrossSrc = spanning && l == *spanning && (shared || fromP);
+      if (!acrossDst)
+        dstDims.emplace_back(dst.pattern->freeStrides[l], b.getSize(l));
+      if (!acrossSrc)
         srcDims.emplace_back(src.pattern->freeStrides[l], b.getSize(l));
     }
-    int64_t partitions = sourceLoop ? b.getSize(*sourceLoop) : 1;
-    emitDma({roots[nest.store.root].sbuf,
-             getAp(dst.pattern->partitionStart, 1, 0, dst.pattern->freeOffset,
-                   dstDims)},
-            {roots[source.root].sbuf,
-             getAp(src.pattern->partitionStart, partitions, 0,
-                   src.pattern->freeOffset, srcDims)},
+    int64_t spanned = spanning ? b.getSize(*spanning) : 1;
+    emitDma({to, getAp(dst.pattern->partitionStart,
+                       shared || toP ? spanned : 1, 0,
+                       dst.pattern->freeOffset, dstDims)},
+            {from, getAp(src.pattern->partitionStart,
+                         shared || fromP ? spanned : 1, 0,
+                         src.pattern->freeOffset, srcDims)},
             Cause::Relayout);
     return success();
   };
-  if (!partitionLoop)
-    return copy(box);
-  for (int64_t v = box.lo[*partitionLoop]; v < box.hi[*partitionLoop]; ++v)
-    if (failed(copy(box.fix(*partitionLoop, v))))
-      return failure();
-  return success();
+  (void)toLoop;
+  return copy(box);
 }
 
 Operand Lowering::realign(Operand operand, int64_t start, bool copy) {
@@ -1882,19 +2013,25 @@ LogicalResult Lowering::lowerNest(Nest &nest) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult Lowering::run() {
+  if (llvm::Error error = machine.verify())
+    return module.emitError("inferentia: ") << llvm::toString(std::move(error));
   if (failed(collectRoots()))
     return failure();
   Block &body = func.getBody().front();
   for (Operation &op : body) {
-    if (auto loop = dyn_cast<affine::AffineForOp>(op)) {
+    if (isa<affine::AffineForOp, affine::AffineStoreOp>(op)) {
       Nest &nest = nests.emplace_back();
-      if (failed(parseNest(loop, nest)))
+      if (failed(parseNest(&op, nest)))
         return failure();
       continue;
     }
     if (isa<memref::AllocOp, memref::DeallocOp, memref::GetGlobalOp,
             memref::ExpandShapeOp, memref::CollapseShapeOp,
-            memref::SubViewOp, arith::ConstantOp, func::ReturnOp>(op))
+            memref::SubViewOp, arith::ConstantOp, affine::AffineLoadOp,
+            func::ReturnOp>(op))
+      continue;
+    // Computations of rank-0 results, part of the store's nest.
+    if (op.getNumResults() == 1 && (getAlu(&op) || getFunction(&op)))
       continue;
     return op.emitError("inferentia: ")
            << op.getName() << " outside a loop nest is not supported";
@@ -1914,8 +2051,8 @@ LogicalResult Lowering::run() {
       for (const Piece &p : v.pieces)
         if (p.access)
           use(p.access->root, false);
-    std::string name = getNodeName(nest.root.getLoc());
-    std::string opType = getNodeOpType(nest.root.getLoc());
+    std::string name = getNodeName(nest.root->getLoc());
+    std::string opType = getNodeOpType(nest.root->getLoc());
     auto *it = llvm::find_if(layerNames, [&](const auto &l) {
       return l.first == name;
     });
@@ -2062,6 +2199,7 @@ LogicalResult Lowering::run() {
   // The instructions.
   for (auto [i, nest] : llvm::enumerate(nests)) {
     currentLayer = nest.layer;
+    currentLoc = nest.root->getLoc();
     for (auto &[value, root] : roots)
       if (root.first == static_cast<int64_t>(i) && !root.inDram &&
           (root.role == Role::Input || root.role == Role::Weights))
@@ -2116,9 +2254,11 @@ LogicalResult Lowering::run() {
               SymbolTable::lookupNearestSymbolFrom(get, get.getNameAttr()))
         globals.insert(global);
   func.erase();
-  for (Operation *global : globals)
+  // Constants that became immediates leave their globals unused too.
+  for (auto global : llvm::make_early_inc_range(module.getOps<memref::GlobalOp>()))
     if (SymbolTable::symbolKnownUseEmpty(global, module))
-      global->erase();
+      global.erase();
+  (void)globals;
   return success();
 }
 

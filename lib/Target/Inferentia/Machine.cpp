@@ -147,9 +147,9 @@ Error Machine::verify() const {
                 formatv("{0} must be a multiple of 4 and at most 2^32",
                         sbufPartitionBytes));
   if (psumBankBytes % 4)
-    return fail("psum_bank_bytes",
-                formatv("{0} must be a multiple of 4 (fp32 elements)",
-                        psumBankBytes));
+    return fail(
+        "psum_bank_bytes",
+        formatv("{0} must be a multiple of 4 (fp32 elements)", psumBankBytes));
   if (psumPartitionBytes % psumBankBytes ||
       psumPartitionBytes > (int64_t(1) << 32))
     return fail("psum_bank_bytes",
@@ -205,9 +205,9 @@ std::string dlc::inferentia::checkPartitionRange(const Machine &machine,
   // quarter, a half or the whole (with 128 partitions: multiples of 32 for
   // 1-32 partitions, of 64 for 33-64, 0 for 65-128).
   int64_t quarter = machine.partitions / 4;
-  int64_t group = count <= quarter         ? quarter
-                  : count <= 2 * quarter   ? 2 * quarter
-                                           : machine.partitions;
+  int64_t group = count <= quarter       ? quarter
+                  : count <= 2 * quarter ? 2 * quarter
+                                         : machine.partitions;
   if (start % group)
     return formatv("partitions {0}..{1} start at {0}: an access of {2} to {3} "
                    "partitions must start at a multiple of {4}",

@@ -187,9 +187,9 @@ template <> ArrayRef<AluOp> enumerators() {
 }
 template <> ArrayRef<ActivationFunction> enumerators() {
   using F = ActivationFunction;
-  static const F all[] = {F::Identity, F::Relu,  F::Exp,        F::Log,
-                          F::Tanh,     F::Sigmoid, F::Sqrt,     F::Rsqrt,
-                          F::Reciprocal, F::Square, F::Abs,     F::Neg};
+  static const F all[] = {F::Identity,   F::Relu,    F::Exp,  F::Log,
+                          F::Tanh,       F::Sigmoid, F::Sqrt, F::Rsqrt,
+                          F::Reciprocal, F::Square,  F::Abs,  F::Neg};
   return all;
 }
 template <> ArrayRef<Cause> enumerators() {
@@ -345,9 +345,8 @@ std::pair<int64_t, int64_t> AccessPattern::getByteExtent() const {
   auto [lo, hi] = elementSpan(*this);
   __int128 bytes = getElementBytes();
   auto clamp = [](__int128 v) {
-    return static_cast<int64_t>(
-        std::clamp<__int128>(v, std::numeric_limits<int64_t>::min(),
-                             kInt64Max));
+    return static_cast<int64_t>(std::clamp<__int128>(
+        v, std::numeric_limits<int64_t>::min(), kInt64Max));
   };
   return {clamp(lo * bytes), clamp((hi + 1) * bytes)};
 }
@@ -375,20 +374,18 @@ std::string inf::checkAccessPattern(const Machine &machine,
     if (ap.partitionStride != 0)
       return "partition_stride applies to DRAM patterns only";
     if (static_cast<int64_t>(ap.dims.size()) > machine.maxFreeDims)
-      return formatv("{0} free dims exceed max_free_dims ({1})",
-                     ap.dims.size(), machine.maxFreeDims)
+      return formatv("{0} free dims exceed max_free_dims ({1})", ap.dims.size(),
+                     machine.maxFreeDims)
           .str();
     if (engine == Engine::Dma) {
-      if (ap.partitions > machine.partitions ||
-          ap.startPartition < 0 ||
+      if (ap.partitions > machine.partitions || ap.startPartition < 0 ||
           ap.startPartition > machine.partitions - ap.partitions)
         return formatv("partitions {0}..{1} are outside the {2} partitions",
-                       ap.startPartition,
-                       ap.startPartition + ap.partitions - 1,
+                       ap.startPartition, ap.startPartition + ap.partitions - 1,
                        machine.partitions)
             .str();
-    } else if (std::string why = checkPartitionRange(
-                   machine, ap.startPartition, ap.partitions);
+    } else if (std::string why = checkPartitionRange(machine, ap.startPartition,
+                                                     ap.partitions);
                !why.empty()) {
       return why;
     }
@@ -501,8 +498,8 @@ std::string checkMemory(const Instruction &ins, int64_t index,
     return "";
   case Engine::GpSimd:
     if (memory != Memory::Sbuf)
-      return formatv("{0}: the GpSimd engine accesses SBUF only, not {1}",
-                     name, memoryTitle(memory))
+      return formatv("{0}: the GpSimd engine accesses SBUF only, not {1}", name,
+                     memoryTitle(memory))
           .str();
     return "";
   case Engine::Vector:
@@ -519,12 +516,10 @@ std::string checkMemory(const Instruction &ins, int64_t index,
 /// Empty when `src` has `dst`'s partitions and free elements (an
 /// elementwise operand) or, with `scalar`, dst's partitions and one
 /// element (a per-partition operand).
-std::string checkSameShape(const Instruction &ins, int64_t index,
-                           bool scalar) {
+std::string checkSameShape(const Instruction &ins, int64_t index, bool scalar) {
   const AccessPattern &src = ins.srcs[index];
   int64_t expected = scalar ? 1 : ins.dst.getFreeElements();
-  if (src.partitions != ins.dst.partitions ||
-      src.getFreeElements() != expected)
+  if (src.partitions != ins.dst.partitions || src.getFreeElements() != expected)
     return formatv("{0} has {1}, dst {2}: {3}", operandName(index),
                    describeShape(src), describeShape(ins.dst),
                    scalar ? "a per-partition operand has dst's partitions "
@@ -997,9 +992,7 @@ public:
 
   const json::Value *get(StringRef key) const { return object.get(key); }
 
-  Error missing(StringRef key) const {
-    return error(at(key), "missing");
-  }
+  Error missing(StringRef key) const { return error(at(key), "missing"); }
 
   Error integer(StringRef key, int64_t &out, bool required = false) const {
     const json::Value *v = get(key);
@@ -1033,7 +1026,7 @@ public:
     }
     std::optional<StringRef> s = v->getAsString();
     if (s && (*s == "inf" || *s == "-inf" || *s == "nan")) {
-      out = *s == "nan" ? std::numeric_limits<float>::quiet_NaN()
+      out = *s == "nan"   ? std::numeric_limits<float>::quiet_NaN()
             : *s == "inf" ? std::numeric_limits<float>::infinity()
                           : -std::numeric_limits<float>::infinity();
       return Error::success();
@@ -1282,9 +1275,9 @@ Error readTensors(const Fields &header, StringRef key,
     if (Error e = f.enumeration(StringLiteral("type"), t.type, "data type"))
       return e;
     if (t.name.empty() || !names.insert(t.name).second)
-      return f.error(f.at("name"),
-                     formatv("'{0}' is empty or not unique among {1}", t.name,
-                             key));
+      return f.error(
+          f.at("name"),
+          formatv("'{0}' is empty or not unique among {1}", t.name, key));
     out.push_back(std::move(t));
   }
   return Error::success();
@@ -1304,20 +1297,20 @@ std::string checkDramRange(int64_t address, int64_t bytes, int64_t dramBytes) {
 
 Error readHeader(const json::Object &object, TraceHeader &h) {
   Fields f(object, 1, "");
-  if (Error e = f.allowOnly(
-          {"format", "version", "machine", "dram_bytes", "inputs", "outputs",
-           "weights_file", "weights_address", "weights_bytes", "layers",
-           "load_store_pairs_removed", "load_store_pairs_total",
-           "intermediate_bytes_removed", "intermediate_bytes_total",
-           "layout_mode"},
-          "the header"))
+  if (Error e =
+          f.allowOnly({"format", "version", "machine", "dram_bytes", "inputs",
+                       "outputs", "weights_file", "weights_address",
+                       "weights_bytes", "layers", "load_store_pairs_removed",
+                       "load_store_pairs_total", "intermediate_bytes_removed",
+                       "intermediate_bytes_total", "layout_mode"},
+                      "the header"))
     return e;
   std::string format;
   if (Error e = f.string("format", format, /*required=*/true))
     return e;
   if (format != kTraceFormat)
-    return f.error("format", formatv("'{0}' is not '{1}'", format,
-                                     kTraceFormat));
+    return f.error("format",
+                   formatv("'{0}' is not '{1}'", format, kTraceFormat));
   int64_t version = 0;
   if (Error e = f.integer("version", version, /*required=*/true))
     return e;
@@ -1345,9 +1338,9 @@ Error readHeader(const json::Object &object, TraceHeader &h) {
     return e;
   if (Error e = readTensors(f, "outputs", h.outputs))
     return e;
-  for (auto [key, tensors] : {std::pair<StringRef, std::vector<TraceTensor> *>{
-                                  "inputs", &h.inputs},
-                              {"outputs", &h.outputs}})
+  for (auto [key, tensors] :
+       {std::pair<StringRef, std::vector<TraceTensor> *>{"inputs", &h.inputs},
+        {"outputs", &h.outputs}})
     for (auto [i, t] : enumerate(*tensors)) {
       int64_t elements = 1;
       for (auto [d, size] : enumerate(t.shape)) {
@@ -1358,9 +1351,9 @@ Error readHeader(const json::Object &object, TraceHeader &h) {
       }
       int64_t bytes = saturatingMul(elements, t.type == DataType::F32 ? 4 : 2);
       if (t.address % (t.type == DataType::F32 ? 4 : 2))
-        return f.error(formatv("{0}[{1}].address", key, i),
-                       formatv("{0} is not a multiple of the element size",
-                               t.address));
+        return f.error(
+            formatv("{0}[{1}].address", key, i),
+            formatv("{0} is not a multiple of the element size", t.address));
       if (std::string why = checkDramRange(t.address, bytes, h.dramBytes);
           !why.empty())
         return f.error(formatv("{0}[{1}]", key, i), why);
@@ -1385,8 +1378,7 @@ Error readHeader(const json::Object &object, TraceHeader &h) {
       if (Error e = objectAt(value, 1, path, layerObject))
         return e;
       Fields lf(*layerObject, 1, path);
-      if (Error e =
-              lf.allowOnly({"name", "op", "fused", "macs"}, "a layer"))
+      if (Error e = lf.allowOnly({"name", "op", "fused", "macs"}, "a layer"))
         return e;
       TraceLayer layer;
       if (Error e = lf.string("name", layer.name, /*required=*/true))
@@ -1455,8 +1447,8 @@ Expected<Trace> inf::readTrace(StringRef text) {
     if (Error e = parseLine(current, line, value))
       return std::move(e);
     const json::Object *object;
-    if (Error e = objectAt(value, line, line == 1 ? "header" : "instruction",
-                           object))
+    if (Error e =
+            objectAt(value, line, line == 1 ? "header" : "instruction", object))
       return std::move(e);
     if (line == 1) {
       if (Error e = readHeader(*object, trace.header))
