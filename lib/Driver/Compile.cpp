@@ -36,6 +36,7 @@ LogicalResult dlc::driver::runTargetPipeline(const Target &target,
   pipelineOptions.loopOrder = options.loopOrder;
   pipelineOptions.layoutMode = options.layoutMode;
   pipelineOptions.balanceLoads = options.balanceLoads;
+  pipelineOptions.eliminateCopies = options.eliminateCopies;
   pipelineOptions.memoryReport = memoryReport.str();
   target.buildPipeline(pm, pipelineOptions);
   return pm.run(module);

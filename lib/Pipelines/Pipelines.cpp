@@ -66,7 +66,8 @@ void dlc::buildDLCToAffinePipeline(OpPassManager &pm) {
 void dlc::buildDLCMemoryPipeline(OpPassManager &pm,
                                  const PipelineOptions &options,
                                  const MemoryPipelineHooks &hooks) {
-  pm.addNestedPass<func::FuncOp>(createDataMovementElimination());
+  if (options.eliminateCopies)
+    pm.addNestedPass<func::FuncOp>(createDataMovementElimination());
   AssignBankLayoutOptions banks;
   banks.mode = options.layoutMode;
   pm.addNestedPass<func::FuncOp>(createAssignBankLayout(banks));

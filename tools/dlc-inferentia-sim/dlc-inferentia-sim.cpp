@@ -35,9 +35,8 @@ using namespace dlc::inferentia;
 static cl::opt<std::string> tracePath(cl::Positional,
                                       cl::desc("<trace.jsonl>"));
 static cl::opt<std::string>
-    weightsPath("weights",
-                cl::desc("the weights file (default: the header's "
-                         "weights_file, next to the trace)"));
+    weightsPath("weights", cl::desc("the weights file (default: the header's "
+                                    "weights_file, next to the trace)"));
 static cl::list<std::string>
     inputs("input", cl::desc("NAME=FILE: the header input NAME from a raw "
                              "little-endian float32 file"));
@@ -102,9 +101,9 @@ static std::string tensorNames(ArrayRef<TraceTensor> tensors) {
 /// What a layer (or the whole run) is at least: its MACs at peak and its
 /// DRAM bytes at the core's bandwidth.
 static double getBoundSeconds(const Machine &m, const SimulationStats &s) {
-  double macSeconds = static_cast<double>(s.macs) /
-                      (static_cast<double>(m.getPeakMacsPerCycle()) *
-                       m.tensorClockHz);
+  double macSeconds =
+      static_cast<double>(s.macs) /
+      (static_cast<double>(m.getPeakMacsPerCycle()) * m.tensorClockHz);
   double dramSeconds = static_cast<double>(s.dramReadBytes + s.dramWriteBytes) /
                        m.getDramBytesPerSecondPerCore();
   return std::max(macSeconds, dramSeconds);
@@ -264,9 +263,9 @@ static Error loadWeights(Simulator &simulator) {
   auto file = MemoryBuffer::getFile(path, /*IsText=*/false);
   if (!file)
     return createStringError(path + ": " + file.getError().message());
-  if (Error e = simulator.loadWeights(ArrayRef(
-          reinterpret_cast<const uint8_t *>((*file)->getBufferStart()),
-          (*file)->getBufferSize())))
+  if (Error e = simulator.loadWeights(
+          ArrayRef(reinterpret_cast<const uint8_t *>((*file)->getBufferStart()),
+                   (*file)->getBufferSize())))
     return createStringError(path + ": " + toString(std::move(e)));
   return Error::success();
 }
@@ -280,8 +279,8 @@ int main(int argc, char **argv) {
       statsPath = argv[++i];
       continue;
     }
-    if (arg.consume_front("--stats-json=") || arg.consume_front("-stats-json="))
-    {
+    if (arg.consume_front("--stats-json=") ||
+        arg.consume_front("-stats-json=")) {
       statsPath = arg.str();
       continue;
     }

@@ -73,6 +73,13 @@ cl::opt<BankLayoutMode> layoutModeOption(
     cl::desc("How bank layouts are chosen for a banked local memory"),
     getBankLayoutModeValues(), cl::cat(dlcCategory));
 
+cl::opt<bool> eliminateCopiesOption(
+    "eliminate-copies", cl::init(true),
+    cl::desc("Run the data-movement elimination (dlc-data-movement-"
+             "elimination); =false keeps every copy, to measure what it "
+             "saves"),
+    cl::cat(dlcCategory));
+
 cl::opt<bool> balanceLoadsOption(
     "balance-loads", cl::init(true),
     cl::desc("Spread each layer's transfers over the load/store units by "
@@ -193,6 +200,7 @@ driver::DriverOptions getDriverOptions() {
   options.loopOrder = loopOrderOption;
   options.layoutMode = layoutModeOption;
   options.balanceLoads = balanceLoadsOption;
+  options.eliminateCopies = eliminateCopiesOption;
   options.listUnsupported = listUnsupported;
   if (rtolOption.getNumOccurrences())
     options.rtol = rtolOption;

@@ -26,11 +26,12 @@ struct DriverOptions {
   std::string target = "host";
   bool targetGiven = false;
   /// The pipeline's options (PipelineOptions: --hw, --loop-order,
-  /// --layout-mode, --balance-loads).
+  /// --layout-mode, --balance-loads, --eliminate-copies).
   std::string hardware;
   LoopOrder loopOrder = LoopOrder::Auto;
   BankLayoutMode layoutMode = BankLayoutMode::Global;
   bool balanceLoads = true;
+  bool eliminateCopies = true;
   /// The importer reports every unsupported node, not just the first.
   bool listUnsupported = false;
 

@@ -35,6 +35,11 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
                      "(Snowflake); false gives each kind of transfer its own "
                      "unit"),
       llvm::cl::init(true)};
+  Option<bool> eliminateCopies{
+      *this, "eliminate-copies",
+      llvm::cl::desc("Run the data-movement elimination; false keeps every "
+                     "copy (to measure what the elimination saves)"),
+      llvm::cl::init(true)};
   Option<std::string> memoryReport{
       *this, "memory-report",
       llvm::cl::desc("Write the per-node memory report (JSON) of the shared "

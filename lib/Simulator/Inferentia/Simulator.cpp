@@ -182,6 +182,17 @@ void applyFunction(ActivationFunction function, float *a, int64_t n) {
   }
 }
 
+/// Whether the innermost free dim that moves (size > 1) of an SBUF or
+/// PSUM pattern steps more than 16 bytes.
+bool hasWideStride(const AccessPattern &ap) {
+  if (ap.memory == Memory::Dram)
+    return false;
+  for (auto it = ap.dims.rbegin(); it != ap.dims.rend(); ++it)
+    if (it->second > 1)
+      return std::abs(it->first) * ap.getElementBytes() > 16;
+  return false;
+}
+
 bool isComputeEngine(Engine engine) {
   return engine == Engine::Vector || engine == Engine::Scalar ||
          engine == Engine::GpSimd;
@@ -684,7 +695,7 @@ Error Simulator::State::execute(int64_t index) {
       applyFunction(ins.function, row, n);
     }
     scatter(dstLayout, a.data());
-    cycles = std::max<int64_t>(minCycles, n);
+    cycles = n;
     break;
   }
   case Opcode::TensorTensor: {
@@ -712,7 +723,7 @@ Error Simulator::State::execute(int64_t index) {
                     (ins.alu0 == AluOp::Add || ins.alu0 == AluOp::Multiply ||
                      ins.alu0 == AluOp::Subtract) &&
                     contiguous(ins.srcs[0]) && contiguous(ins.srcs[1]);
-    cycles = std::max<int64_t>(minCycles, onePsum || fastBf16 ? n : 2 * n);
+    cycles = onePsum || fastBf16 ? n : 2 * n;
     break;
   }
   case Opcode::TensorScalar: {
@@ -728,7 +739,7 @@ Error Simulator::State::execute(int64_t index) {
         applyScalar(ins.alu1, row, ins.srcs.size() > 2 ? s1[p] : ins.imm1, n);
     }
     scatter(dstLayout, a.data());
-    cycles = std::max<int64_t>(minCycles, n);
+    cycles = n;
     break;
   }
   case Opcode::TensorReduce: {
@@ -752,22 +763,32 @@ Error Simulator::State::execute(int64_t index) {
     bool halved = src.type == DataType::BF16 &&
                   ins.dst.type == DataType::BF16 &&
                   (ins.alu0 == AluOp::Add || ins.alu0 == AluOp::Max);
-    cycles =
-        std::max<int64_t>(minCycles, halved ? (streamed + 1) / 2 : streamed);
+    cycles = halved ? (streamed + 1) / 2 : streamed;
     break;
   }
   case Opcode::TensorCopy:
     fill(a, srcLayouts[0]);
     scatter(dstLayout, a.data());
-    cycles = std::max<int64_t>(minCycles, n);
+    cycles = n;
     break;
   case Opcode::Memset:
     a.assign(partitions * n, ins.imm0);
     scatter(dstLayout, a.data());
-    cycles = std::max<int64_t>(
-        minCycles,
-        ins.imm0 == 0 && ins.dst.type == DataType::BF16 ? (n + 1) / 2 : n);
+    cycles = ins.imm0 == 0 && ins.dst.type == DataType::BF16 ? (n + 1) / 2 : n;
     break;
+  }
+
+  // An SBUF/PSUM access whose innermost free stride exceeds 16 bytes gets
+  // half its interface's bandwidth: streaming takes twice as long. Small
+  // instructions cost the engine's minimum initiation interval.
+  if (ins.engine != Engine::Dma) {
+    bool wide = hasWideStride(ins.dst);
+    for (const AccessPattern &src : ins.srcs)
+      wide |= hasWideStride(src);
+    if (wide)
+      cycles *= 2;
+    if (isComputeEngine(ins.engine))
+      cycles = std::max<double>(cycles, minCycles);
   }
 
   // Time: the lane's turn, the deps, the same-lane writers of what it

@@ -227,7 +227,8 @@ public:
     addAttachHardware(pm, attach);
     pm.addPass(createRecordEntrySignature());
     buildDLCToAffinePipeline(pm);
-    pm.addNestedPass<func::FuncOp>(createDataMovementElimination());
+    if (options.eliminateCopies)
+      pm.addNestedPass<func::FuncOp>(createDataMovementElimination());
     AssignBankLayoutOptions banks;
     banks.mode = options.layoutMode;
     pm.addNestedPass<func::FuncOp>(createAssignBankLayout(banks));

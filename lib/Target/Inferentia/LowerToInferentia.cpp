@@ -321,6 +321,8 @@ private:
                 ArrayRef<NamedAttribute> attrs, Engine engine,
                 std::optional<Cause> cause);
   Value emitDma(Operand dst, Operand src, Cause cause);
+  /// A DMA between DRAM and SBUF in pieces of partitions on several queues.
+  void emitSplitDma(Operand dst, Operand src, Cause cause);
   AccessPatternAttr getAp(int64_t start, int64_t partitions,
                           int64_t partitionStride, int64_t offset,
                           ArrayRef<std::pair<int64_t, int64_t>> dims);
@@ -986,9 +988,10 @@ void Lowering::loadRoot(Root &root) {
   int64_t free = layout.getFreeElements();
   if (root.role == Role::Weights) {
     // Weights lie in DRAM as the SBUF image: one run per partition.
-    emitDma({root.sbuf, getAp(0, layout.getPartitions(), 0, 0, {{1, free}})},
-            {root.dram, getAp(0, layout.getPartitions(), free, 0, {{1, free}})},
-            Cause::Load);
+    emitSplitDma(
+        {root.sbuf, getAp(0, layout.getPartitions(), 0, 0, {{1, free}})},
+        {root.dram, getAp(0, layout.getPartitions(), free, 0, {{1, free}})},
+        Cause::Load);
     return;
   }
   // Inputs are row-major in DRAM: per partition tile, the partition
@@ -1013,13 +1016,38 @@ void Lowering::loadRoot(Root &root) {
                  getAp(0, count, inner, t * layout.partitionTile * inner,
                        dramDims)};
     if (root.role == Role::Output)
-      emitDma(dram, sbuf, Cause::Store);
+      emitSplitDma(dram, sbuf, Cause::Store);
     else
-      emitDma(sbuf, dram, Cause::Load);
+      emitSplitDma(sbuf, dram, Cause::Load);
   }
 }
 
 void Lowering::storeRoot(Root &root) { loadRoot(root); }
+
+void Lowering::emitSplitDma(Operand dst, Operand src, Cause cause) {
+  // Large transfers spread over the queues by partitions, each piece still
+  // large enough that its fixed cost does not matter (kSplitBytes).
+  constexpr int64_t kSplitBytes = 256 * 1024;
+  int64_t partitions = dst.ap.getPartitions();
+  int64_t bytes = partitions * dst.ap.getFreeElements() * kElementBytes;
+  int64_t pieces = std::clamp<int64_t>(bytes / kSplitBytes, 1,
+                                       std::min(machine.dmaQueues, partitions));
+  int64_t per = llvm::divideCeil(partitions, pieces);
+  auto part = [&](const Operand &o, int64_t first, int64_t count) {
+    bool dram = cast<BufferType>(o.buffer.getType()).getMemory() == "dram";
+    return Operand{
+        o.buffer,
+        AccessPatternAttr::get(
+            context, dram ? 0 : o.ap.getStart() + first, count,
+            o.ap.getPartitionStride(),
+            o.ap.getOffset() + (dram ? first * o.ap.getPartitionStride() : 0),
+            o.ap.getStrides(), o.ap.getSizes())};
+  };
+  for (int64_t first = 0; first < partitions; first += per) {
+    int64_t count = std::min(per, partitions - first);
+    emitDma(part(dst, first, count), part(src, first, count), cause);
+  }
+}
 
 //===----------------------------------------------------------------------===//
 // Nests
@@ -1958,17 +1986,16 @@ LogicalResult Lowering::emitRelayout(Nest &nest, const Box &box, Value to,
 }
 
 Operand Lowering::realign(Operand operand, int64_t start, bool copy) {
-  SmallVector<std::pair<int64_t, int64_t>> dims;
-  int64_t stride = 1;
+  // The same dimensions, dense: instructions that count dimensions
+  // (tensor_reduce) read the slot as they would have read the operand.
   ArrayRef<int64_t> sizes = operand.ap.getSizes();
-  SmallVector<std::pair<int64_t, int64_t>> reversed;
-  for (int64_t size : llvm::reverse(sizes)) {
-    reversed.emplace_back(stride, size);
-    stride *= size;
-  }
-  dims.assign(reversed.rbegin(), reversed.rend());
+  SmallVector<int64_t> strides(sizes.size(), 1);
+  for (size_t d = sizes.size(); d-- > 1;)
+    strides[d - 1] = strides[d] * sizes[d];
   Operand slot{nextSlot(),
-               getAp(start, operand.ap.getPartitions(), 0, 0, dims)};
+               AccessPatternAttr::get(context, start,
+                                      operand.ap.getPartitions(), 0, 0,
+                                      strides, sizes)};
   if (copy)
     emitDma(slot, operand, Cause::Relayout);
   return slot;
