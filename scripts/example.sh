@@ -5,7 +5,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/scripts/install-deps.sh"
-bash "$root/scripts/build.sh" dlc
+# Every tool the README's tour uses.
+bash "$root/scripts/build.sh" dlc dlc-opt dlc-translate dlc-snowflake-sim dlc-inferentia-sim
 out="$root/build/examples/tiny_cnn"
 echo "== dlc compile examples/tiny_cnn/model.onnx --target host -o $out"
 "$root/build/bin/dlc" compile "$root/examples/tiny_cnn/model.onnx" --target host -o "$out"

@@ -43,6 +43,10 @@ namespace {
 constexpr int64_t kSlotElements = 2048;
 constexpr int64_t kSlots = 6;
 constexpr int64_t kElementBytes = 4;
+/// How many nests ahead of their first use weights and inputs load when
+/// SBUF has room for them that early ([choice]: enough to hide a layer's
+/// weights behind the layers before it).
+constexpr int64_t kPrefetchNests = 4;
 
 //===----------------------------------------------------------------------===//
 // Buffers
@@ -60,6 +64,9 @@ struct Root {
   Layout layout;
   /// Nest indices of the first and last use and the last write.
   int64_t first = -1, last = -1, lastWrite = -1;
+  /// Where a loaded buffer (weights, inputs) is loaded: some nests before
+  /// its first use when SBUF has room, so that the load overlaps them.
+  int64_t loadAt = -1;
   /// The SBUF home and, for inputs, outputs and weights, the DRAM tensor.
   Value sbuf, dram;
   int64_t sbufAddress = 0;
@@ -462,8 +469,9 @@ LogicalResult Lowering::collectRoots() {
     if (!root.type.hasStaticShape() || !root.type.getElementType().isF32())
       return (isa<BlockArgument>(value) ? func.getOperation()
                                         : value.getDefiningOp())
-                 ->emitError("inferentia: buffer of type ")
-             << root.type << " is not a static f32 tensor";
+                 ->emitError("inferentia: tensor '")
+             << root.name << "' of type " << root.type
+             << ": the engines compute on static float32 tensors only";
   }
   return success();
 }
@@ -630,7 +638,8 @@ FailureOr<int> Lowering::parseValue(Nest &nest, Value value) {
     parsed.pieces = *pieces;
     parsed.op = def;
   } else if (def && def->getNumResults() == 1 &&
-             (getAlu(def) || getFunction(def))) {
+             (getAlu(def) || getFunction(def) ||
+              isa<math::Log1pOp, math::PowFOp>(def))) {
     parsed.kind = BodyValue::Kind::Op;
     parsed.op = def;
     for (Value operand : def->getOperands()) {
@@ -747,22 +756,40 @@ LogicalResult Lowering::allocate() {
   };
   std::vector<Interval> live;
   SmallVector<Root *> order;
-  for (auto &[value, root] : roots)
-    if (root.first >= 0)
-      order.push_back(&root);
+  for (auto &[value, root] : roots) {
+    if (root.first < 0)
+      continue;
+    bool loaded = root.role == Role::Weights || root.role == Role::Input;
+    root.loadAt =
+        loaded ? std::max<int64_t>(0, root.first - kPrefetchNests) : root.first;
+    order.push_back(&root);
+  }
   llvm::stable_sort(order,
-                    [](Root *a, Root *b) { return a->first < b->first; });
-  for (Root *root : order) {
-    llvm::erase_if(live, [&](const Interval &i) { return i.last < root->first; });
-    llvm::sort(live, [](const Interval &a, const Interval &b) {
+                    [](Root *a, Root *b) { return a->loadAt < b->loadAt; });
+  // First fit among the buffers live from `from` on.
+  auto place = [&](int64_t from, int64_t size) {
+    int64_t at = 0;
+    SmallVector<Interval> overlapping;
+    for (const Interval &i : live)
+      if (i.last >= from)
+        overlapping.push_back(i);
+    llvm::sort(overlapping, [](const Interval &a, const Interval &b) {
       return a.begin < b.begin;
     });
-    int64_t size = llvm::alignTo(root->getPartitionBytes(), 64);
-    int64_t at = 0;
-    for (const Interval &i : live) {
+    for (const Interval &i : overlapping) {
       if (at + size <= i.begin)
         break;
       at = std::max(at, i.end);
+    }
+    return at;
+  };
+  for (Root *root : order) {
+    int64_t size = llvm::alignTo(root->getPartitionBytes(), 64);
+    int64_t at = place(root->loadAt, size);
+    if (at + size > capacity && root->loadAt < root->first) {
+      // No room that early: load it just before its first use.
+      root->loadAt = root->first;
+      at = place(root->loadAt, size);
     }
     if (at + size > capacity) {
       // It stays in DRAM. Model inputs and outputs can only when their
@@ -1297,14 +1324,66 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
                       ? Operand{dst->buffer, toAp(*dst, partitions, box, order)}
                       : slotOperand();
     Operation *op = value.op;
-    if (std::optional<ActivationFunction> function = getFunction(op)) {
-      int a = value.operands[0];
-      if (immediates.count(a))
-        return emitNestError(nest) << "a function of a constant";
-      emit(ActivationOp::getOperationName(), out, {operands[a]},
-           {builder.getNamedAttr("function",
-                                 builder.getStringAttr(getName(*function)))},
+    auto activation = [&](Operand to, Operand from, ActivationFunction f) {
+      emit(ActivationOp::getOperationName(), to, {from},
+           {builder.getNamedAttr("function", builder.getStringAttr(getName(f)))},
            Engine::Scalar);
+    };
+    auto scalarOp = [&](Operand to, Operand from, AluOp alu0, double imm0) {
+      emit(TensorScalarOp::getOperationName(), to, {from},
+           {builder.getNamedAttr("alu0", builder.getStringAttr(getName(alu0))),
+            builder.getNamedAttr("alu1",
+                                 builder.getStringAttr(getName(AluOp::Bypass))),
+            builder.getNamedAttr("imm0", builder.getF32FloatAttr(imm0)),
+            builder.getNamedAttr("imm1", builder.getF32FloatAttr(0))},
+           Engine::Vector);
+    };
+    if (llvm::any_of(value.operands,
+                     [&](int o) { return immediates.count(o) != 0; }) &&
+        llvm::all_of(value.operands,
+                     [&](int o) { return immediates.count(o) != 0; }))
+      return emitNestError(nest) << "a function of constants";
+    if (isa<math::Log1pOp>(op)) {
+      // log(1 + x): the sum, then the logarithm.
+      Operand sum = slotOperand();
+      scalarOp(sum, operands[value.operands[0]], AluOp::Add, 1.0);
+      activation(out, sum, ActivationFunction::Log);
+    } else if (isa<math::PowFOp>(op)) {
+      int a = value.operands[0], b = value.operands[1];
+      if (immediates.count(a))
+        return emitNestError(nest) << "a constant raised to a tensor";
+      std::optional<double> exponent;
+      if (immediates.count(b))
+        exponent = immediates[b];
+      using F = ActivationFunction;
+      if (exponent == 2.0) {
+        activation(out, operands[a], F::Square);
+      } else if (exponent == 0.5) {
+        activation(out, operands[a], F::Sqrt);
+      } else if (exponent == -0.5) {
+        activation(out, operands[a], F::Rsqrt);
+      } else if (exponent == -1.0) {
+        activation(out, operands[a], F::Reciprocal);
+      } else if (exponent == 1.0) {
+        emit(TensorCopyOp::getOperationName(), out, {operands[a]}, {},
+             Engine::Vector, Cause::None);
+      } else {
+        // exp(b * log(a)), for a positive base as the engines compute it.
+        Operand logarithm = slotOperand();
+        activation(logarithm, operands[a], F::Log);
+        Operand product = slotOperand();
+        if (exponent)
+          scalarOp(product, logarithm, AluOp::Multiply, *exponent);
+        else
+          emit(TensorTensorOp::getOperationName(), product,
+               {logarithm, operands[b]},
+               {builder.getNamedAttr(
+                   "alu0", builder.getStringAttr(getName(AluOp::Multiply)))},
+               Engine::Vector);
+        activation(out, product, F::Exp);
+      }
+    } else if (std::optional<ActivationFunction> function = getFunction(op)) {
+      activation(out, operands[value.operands[0]], *function);
     } else {
       AluOp alu = *getAlu(op);
       int a = value.operands[0], b = value.operands[1];
@@ -2058,7 +2137,9 @@ LogicalResult Lowering::run() {
             func::ReturnOp>(op))
       continue;
     // Computations of rank-0 results, part of the store's nest.
-    if (op.getNumResults() == 1 && (getAlu(&op) || getFunction(&op)))
+    if (op.getNumResults() == 1 &&
+        (getAlu(&op) || getFunction(&op) ||
+         isa<math::Log1pOp, math::PowFOp>(op)))
       continue;
     return op.emitError("inferentia: ")
            << op.getName() << " outside a loop nest is not supported";
@@ -2228,9 +2309,13 @@ LogicalResult Lowering::run() {
     currentLayer = nest.layer;
     currentLoc = nest.root->getLoc();
     for (auto &[value, root] : roots)
-      if (root.first == static_cast<int64_t>(i) && !root.inDram &&
-          (root.role == Role::Input || root.role == Role::Weights))
+      if (root.loadAt == static_cast<int64_t>(i) && !root.inDram &&
+          (root.role == Role::Input || root.role == Role::Weights)) {
+        // A load ahead of time belongs to the layer that uses it.
+        currentLayer = nests[root.first].layer;
         loadRoot(root);
+        currentLayer = nest.layer;
+      }
     if (failed(lowerNest(nest)))
       return failure();
     for (auto &[value, root] : roots)

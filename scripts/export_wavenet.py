@@ -1,0 +1,303 @@
+#!/usr/bin/python3
+"""Exports a Parallel WaveNet student as an ONNX backend-test directory.
+
+    /usr/bin/python3 scripts/export_wavenet.py -o OUT_DIR
+
+The model goes to OUT_DIR/wavenet/{model.onnx, test_data_set_0/input_0.pb,
+input_1.pb, output_0.pb}: opset 13, batch 1, float32, inputs `noise`
+[1, 1, T] and `conditioning` [1, C_cond, T], output `audio` [1, 1, T], and
+PyTorch's own output as the recorded one, so `dlc run OUT_DIR/wavenet
+--target X` checks dlc against an independent implementation.
+
+The model is the student of Parallel WaveNet (van den Oord et al., "Parallel
+WaveNet: Fast High-Fidelity Speech Synthesis", 2017), written here from the
+papers' description (the teacher is WaveNet, van den Oord et al. 2016); it
+is the network whose data movement Zheng et al. ("Optimizing Memory-Access
+Patterns for Deep Learning Accelerators", 2020) report: data-movement
+elimination removed 123 of 124 load-store pairs and took its intermediate
+storage from 146 MB to 1 MB. It is a stack of inverse-autoregressive flows;
+each flow is a WaveNet that reads the previous flow's output z:
+  - a causal convolution in: z shifted right by one sample (the flow's mu_t
+    and s_t see z_<t only, which is what makes it an IAF), left-padded by
+    KERNEL - 1, convolved to RESIDUAL channels;
+  - residual layers, in blocks of 10 with the dilation doubling 1, 2, 4,
+    ..., 512 and restarting each block: the layer's input left-padded by
+    (KERNEL - 1) * dilation (a Pad node: torch.nn.functional.pad(x,
+    (pad, 0)), not Conv's own symmetric pads followed by a slice), a
+    dilated convolution to 2 * RESIDUAL channels, plus the conditioning
+    through a 1x1 convolution, split into halves f and g, the gated unit
+    tanh(f) * sigmoid(g); a 1x1 convolution of it added back to the layer's
+    input (every layer but the flow's last) and another one summed over the
+    layers as the skip output;
+  - ReLU, 1x1, ReLU, 1x1 on the skip sum giving two channels, the per-sample
+    mu and log-scale s; the flow's output is z * exp(s) + mu.
+The noise is the first flow's z; the last flow's output is the audio.
+
+Configuration (FLOW_LAYERS, KERNEL, RESIDUAL, SKIP, COND, SAMPLES):
+  - the paper's: 4 flows of 10, 10, 10 and 30 layers, the dilations
+    restarting every 10 layers; kernel 3 (the paper's WaveNets use a
+    filter size larger than the original WaveNet's 2: we take 3);
+  - ours: 64 residual/gate channels, 64 skip channels, 80 conditioning
+    channels (an 80-bin mel-spectrogram upsampled to the audio rate; the
+    paper conditions on linguistic features, whose width it does not give
+    here), and T = 2048 samples (85 ms at the paper's 24 kHz). The paper
+    gives neither a sequence length nor a batch for the 146 MB; T is chosen
+    so that dlc's own count of the intermediate storage is of that order
+    while `dlc run` stays fast on a small machine.
+Measured with `dlc compile OUT_DIR/wavenet/model.onnx --target inferentia`
+(report.json's summary): intermediate_bytes_total 151,257,088 (144 MiB),
+intermediate_bytes_removed 71,335,936 in 124 of 124 load-store pairs
+(load_store_pairs_total 124: the 64 Pads, 60 of the gate's Split). Note
+that dlc's total counts every intermediate buffer plus the removed copies'
+ones, while the paper's 146 MB -> 1 MB is the storage the copies take.
+
+There are no trained weights (nothing is downloaded): the weights are
+PyTorch's default initialisation under torch.manual_seed(SEED), except that
+the last 1x1 of each flow is scaled down (OUTPUT_SCALE) so that exp(s) stays
+near 1 through the four flows, as it does in a trained IAF. The noise is
+seeded logistic noise (the paper's z ~ Logistic(0, 1)), the conditioning
+seeded standard normal. The output must be finite and not constant, or the
+export fails.
+
+The model is generated at test time into the build tree and never
+committed. An existing directory whose export-info.json matches the
+configuration, seed, opset and torch version is kept.
+
+--samples, --residual, --skip, --cond, --kernel and --flow-layers override
+the configuration (for finding the smallest model that shows a problem);
+then the directory is --name (default: wavenet plus the overrides).
+"""
+
+import argparse
+import fcntl
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+import torch
+import torch.nn.functional as F
+from onnx import numpy_helper
+
+OPSET = 13
+DEFAULTS = {
+    "flow_layers": [10, 10, 10, 30],
+    "block": 10,
+    "kernel": 3,
+    "residual": 64,
+    "skip": 64,
+    "cond": 80,
+    "samples": 672,
+}
+OUTPUT_SCALE = 0.1
+
+
+class Flow(torch.nn.Module):
+    """One IAF flow: a WaveNet from z (and the conditioning) to mu and s."""
+
+    def __init__(self, layers, block, kernel, residual, skip, cond):
+        super().__init__()
+        self.kernel = kernel
+        self.channels = residual
+        self.dilations = [2 ** (i % block) for i in range(layers)]
+        self.input = torch.nn.Conv1d(1, residual, kernel)
+        self.dilated = torch.nn.ModuleList(
+            torch.nn.Conv1d(residual, 2 * residual, kernel, dilation=d)
+            for d in self.dilations)
+        self.conditioning = torch.nn.ModuleList(
+            torch.nn.Conv1d(cond, 2 * residual, 1) for _ in self.dilations)
+        # The flow's last layer has no residual output (nothing reads it).
+        self.residual = torch.nn.ModuleList(
+            torch.nn.Conv1d(residual, residual, 1) for _ in self.dilations[:-1])
+        self.skip = torch.nn.ModuleList(
+            torch.nn.Conv1d(residual, skip, 1) for _ in self.dilations)
+        self.hidden = torch.nn.Conv1d(skip, skip, 1)
+        self.output = torch.nn.Conv1d(skip, 2, 1)
+        with torch.no_grad():
+            self.output.weight.mul_(OUTPUT_SCALE)
+            self.output.bias.mul_(OUTPUT_SCALE)
+
+    def forward(self, z, c):
+        # z_<t: shift right by one sample, then the causal left padding.
+        shifted = z[:, :, :-1]
+        x = self.input(F.pad(shifted, (self.kernel, 0)))
+        skips = None
+        for i, d in enumerate(self.dilations):
+            h = self.dilated[i](F.pad(x, ((self.kernel - 1) * d, 0)))
+            h = h + self.conditioning[i](c)
+            # Halves by constant slices (torch.chunk exports a Shape-based
+            # computation of the bounds).
+            f, g = h[:, :self.channels], h[:, self.channels:]
+            gated = torch.tanh(f) * torch.sigmoid(g)
+            s = self.skip[i](gated)
+            skips = s if skips is None else skips + s
+            if i < len(self.residual):
+                x = x + self.residual[i](gated)
+        out = self.output(F.relu(self.hidden(F.relu(skips))))
+        mu, log_scale = out[:, :1], out[:, 1:]
+        return z * torch.exp(log_scale) + mu
+
+
+class ParallelWaveNetStudent(torch.nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.flows = torch.nn.ModuleList(
+            Flow(layers, config["block"], config["kernel"], config["residual"],
+                 config["skip"], config["cond"])
+            for layers in config["flow_layers"])
+
+    def forward(self, noise, conditioning):
+        z = noise
+        for flow in self.flows:
+            z = flow(z, conditioning)
+        return z
+
+
+def constant_pad(g, input, pad, mode, value):
+    """aten::pad (torch.nn.functional.pad) as one Pad node with constant
+    pads: PyTorch's own symbolic computes them with a dozen shape ops
+    (ConstantOfShape, Concat, a reversing Slice, Transpose, ...) that the
+    compiler would have to fold first."""
+    from torch.onnx import symbolic_helper
+    if symbolic_helper._parse_arg(mode, "s") != "constant":
+        raise RuntimeError("pad: only constant padding is exported")
+    pad = symbolic_helper._maybe_get_const(pad, "is")
+    rank = symbolic_helper._get_tensor_rank(input)
+    if not isinstance(pad, (list, tuple)) or rank is None:
+        raise RuntimeError("pad: the pads and the rank must be constants")
+    # PyTorch: (last begin, last end, second-to-last begin, ...); ONNX: all
+    # the begins, then all the ends, from the first dimension on.
+    begins, ends = [0] * rank, [0] * rank
+    for i in range(len(pad) // 2):
+        begins[rank - 1 - i] = pad[2 * i]
+        ends[rank - 1 - i] = pad[2 * i + 1]
+    pads = g.op("Constant",
+                value_t=torch.tensor(begins + ends, dtype=torch.int64))
+    fill = 0.0
+    if value is not None and not symbolic_helper._is_none(value):
+        fill = float(symbolic_helper._maybe_get_const(value, "f"))
+    fill = g.op("Constant", value_t=torch.tensor(fill, dtype=torch.float32))
+    return g.op("Pad", input, pads, fill, mode_s="constant")
+
+
+def check_meaningful(name, output):
+    """Refuses outputs that would make the comparison vacuous."""
+    if not np.all(np.isfinite(output)):
+        sys.exit("%s: the output has non-finite values" % name)
+    spread = float(output.max() - output.min())
+    if spread <= 1e-6 * max(1.0, float(np.abs(output).max())):
+        sys.exit("%s: the output is (nearly) constant" % name)
+
+
+def export_info(name, config, seed):
+    return {"model": name, "config": config, "seed": seed, "opset": OPSET,
+            "output_scale": OUTPUT_SCALE, "torch": torch.__version__}
+
+
+def export(name, config, out_dir, seed):
+    os.makedirs(out_dir, exist_ok=True)
+    # Exports of one model at once (lit runs tests in parallel) take turns:
+    # the later one finds the earlier one's directory up to date, instead
+    # of replacing it while a test reads it.
+    with open(os.path.join(out_dir, "." + name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        export_locked(name, config, out_dir, seed)
+
+
+def export_locked(name, config, out_dir, seed):
+    model_dir = os.path.join(out_dir, name)
+    info = export_info(name, config, seed)
+    info_path = os.path.join(model_dir, "export-info.json")
+    if os.path.isfile(info_path):
+        with open(info_path) as f:
+            if json.load(f) == info:
+                print("%s: up to date in %s" % (name, model_dir))
+                return
+
+    torch.manual_seed(seed)
+    generator = torch.Generator().manual_seed(seed)
+    model = ParallelWaveNetStudent(config)
+    model.eval()
+    samples = config["samples"]
+    # Logistic(0, 1) noise: log(u) - log(1 - u), u uniform in (0, 1).
+    u = torch.rand(1, 1, samples, generator=generator).clamp(1e-5, 1 - 1e-5)
+    noise = torch.log(u) - torch.log1p(-u)
+    conditioning = torch.randn(1, config["cond"], samples, generator=generator)
+    with torch.no_grad():
+        y = model(noise, conditioning)
+    output = y.numpy()
+    check_meaningful(name, output)
+
+    # Written next to the final directory, then renamed: an interrupted
+    # export never looks complete.
+    tmp_dir = tempfile.mkdtemp(prefix=name + ".", dir=out_dir)
+    os.chmod(tmp_dir, 0o755)
+    try:
+        torch.onnx.register_custom_op_symbolic("aten::pad", constant_pad, OPSET)
+        torch.onnx.export(model, (noise, conditioning),
+                          os.path.join(tmp_dir, "model.onnx"),
+                          opset_version=OPSET,
+                          input_names=["noise", "conditioning"],
+                          output_names=["audio"],
+                          training=torch.onnx.TrainingMode.EVAL,
+                          do_constant_folding=True)
+        data_dir = os.path.join(tmp_dir, "test_data_set_0")
+        os.makedirs(data_dir)
+        for file_name, array, tensor_name in (
+                ("input_0.pb", noise.numpy(), "noise"),
+                ("input_1.pb", conditioning.numpy(), "conditioning"),
+                ("output_0.pb", output, "audio")):
+            tensor = numpy_helper.from_array(array, tensor_name)
+            with open(os.path.join(data_dir, file_name), "wb") as f:
+                f.write(tensor.SerializeToString())
+        with open(os.path.join(tmp_dir, "export-info.json"), "w") as f:
+            json.dump(info, f, indent=2)
+        if os.path.isdir(model_dir):
+            shutil.rmtree(model_dir)
+        os.rename(tmp_dir, model_dir)
+    finally:
+        if os.path.isdir(tmp_dir):
+            shutil.rmtree(tmp_dir)
+    print("%s: exported to %s; output %s min %.4g max %.4g std %.4g"
+          % (name, model_dir, output.shape, output.min(), output.max(),
+             output.std()))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-o", "--output-dir", required=True)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--name",
+                        help="directory name (default: wavenet, plus the "
+                             "overridden settings)")
+    parser.add_argument("--samples", type=int, help="T")
+    parser.add_argument("--residual", type=int,
+                        help="residual channels (the gate has twice as many)")
+    parser.add_argument("--skip", type=int, help="skip channels")
+    parser.add_argument("--cond", type=int, help="conditioning channels")
+    parser.add_argument("--kernel", type=int,
+                        help="kernel of the dilated convolutions")
+    parser.add_argument("--flow-layers",
+                        help="layers of each flow, comma-separated")
+    args = parser.parse_args()
+    config = dict(DEFAULTS)
+    suffix = ""
+    for key in ("samples", "residual", "skip", "cond", "kernel"):
+        value = getattr(args, key)
+        if value is not None and value != config[key]:
+            config[key] = value
+            suffix += "_%s%d" % (key, value)
+    if args.flow_layers:
+        layers = [int(n) for n in args.flow_layers.split(",")]
+        if layers != config["flow_layers"]:
+            config["flow_layers"] = layers
+            suffix += "_layers" + "-".join(str(n) for n in layers)
+    export(args.name or "wavenet" + suffix, config, args.output_dir,
+           args.seed)
+
+
+if __name__ == "__main__":
+    main()
