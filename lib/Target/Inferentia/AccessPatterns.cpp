@@ -3,6 +3,7 @@
 #include "AccessPatterns.h"
 
 #include "mlir/IR/AffineExprVisitor.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -135,8 +136,31 @@ Linearized linearizeImpl(AffineExpr expr, unsigned numLoops, const Box &box) {
     int64_t c = r.constant;
     // ceildiv(f, c) = -floordiv(-f, c).
     LinearForm f = expr.getKind() == AffineExprKind::CeilDiv ? scale(l, -1) : l;
-    int64_t qMin = llvm::divideFloorSigned(f.getMin(box), c);
-    int64_t qMax = llvm::divideFloorSigned(f.getMax(box), c);
+    // The terms divisible by c divide exactly; the rest must stay within
+    // one multiple of c: floor((c * g + h) / c) = g + floor(h / c).
+    LinearForm divisible = f, rest = f;
+    divisible.constant = 0;
+    for (unsigned i = 0; i < numLoops; ++i) {
+      bool exact = f.coefficients[i] % c == 0;
+      divisible.coefficients[i] = exact ? f.coefficients[i] : 0;
+      rest.coefficients[i] = exact ? 0 : f.coefficients[i];
+    }
+    int64_t qMin = llvm::divideFloorSigned(rest.getMin(box), c);
+    int64_t qMax = llvm::divideFloorSigned(rest.getMax(box), c);
+    if (qMin == qMax && !isConstant(divisible)) {
+      if (expr.getKind() == AffineExprKind::Mod) {
+        rest.constant -= c * qMin;
+        return rest;
+      }
+      LinearForm quotient = divisible;
+      for (int64_t &a : quotient.coefficients)
+        a /= c;
+      quotient.constant = qMin;
+      return expr.getKind() == AffineExprKind::CeilDiv ? scale(quotient, -1)
+                                                       : quotient;
+    }
+    qMin = llvm::divideFloorSigned(f.getMin(box), c);
+    qMax = llvm::divideFloorSigned(f.getMax(box), c);
     if (qMin != qMax) {
       if (std::optional<Split> split = findSplit(f, c, box))
         return *split;
@@ -192,13 +216,48 @@ int64_t Layout::getFreeElements() const {
          getTileStride();
 }
 
+SmallVector<AffineExpr>
+dlc::inferentia::toMappingIndex(ArrayRef<AffineExpr> index,
+                                ArrayRef<int64_t> shape, const Layout &layout) {
+  SmallVector<AffineExpr> indices(index);
+  SmallVector<int64_t> order(shape);
+  if (!layout.permutation.empty() && shape.size() == index.size()) {
+    for (auto [i, d] : llvm::enumerate(layout.permutation)) {
+      indices[i] = index[d];
+      order[i] = shape[d];
+    }
+  }
+  // A mapping of a reshaped view (the same elements in the same row-major
+  // order of the permuted dimensions): the index in the mapping's shape.
+  if (shape.empty() || shape.size() != index.size() ||
+      ArrayRef<int64_t>(layout.shape) == ArrayRef<int64_t>(order))
+    return indices;
+  MLIRContext *context = index.front().getContext();
+  AffineExpr linear = getAffineConstantExpr(0, context);
+  for (auto [size, e] : llvm::zip(order, indices))
+    linear = linear * size + e;
+  indices.clear();
+  int64_t stride = 1;
+  for (int64_t size : layout.shape)
+    stride *= size;
+  for (auto [j, size] : llvm::enumerate(layout.shape)) {
+    stride /= size;
+    AffineExpr e = linear.floorDiv(stride);
+    indices.push_back(j == 0 ? e : e % size);
+  }
+  return indices;
+}
+
 ElementLocation dlc::inferentia::locate(const Access &access, const Layout &layout) {
-  MLIRContext *context = access.indices.empty()
-                             ? access.root.getContext()
-                             : access.indices.front().getContext();
+  MLIRContext *context = access.root.getContext();
   ElementLocation location{getAffineConstantExpr(0, context),
-                    getAffineConstantExpr(0, context)};
-  for (auto [d, index] : llvm::enumerate(access.indices)) {
+                           getAffineConstantExpr(0, context)};
+  ArrayRef<int64_t> shape;
+  if (auto type = dyn_cast<ShapedType>(access.root.getType()))
+    shape = type.getShape();
+  SmallVector<AffineExpr> indices =
+      toMappingIndex(access.indices, shape, layout);
+  for (auto [d, index] : llvm::enumerate(indices)) {
     if (static_cast<int64_t>(d) == layout.partitionDim) {
       location.partition = index % layout.partitionTile;
       location.free =

@@ -68,6 +68,11 @@ struct Layout {
   llvm::SmallVector<int64_t> shape;
   int64_t partitionDim = -1;
   int64_t partitionTile = 1;
+  /// The buffer's dimensions in the order the mapping's shape reshapes
+  /// (empty: their own order). Weights are the compiler's to lay out: a
+  /// transposed view puts the dimension the tensor engine reads along
+  /// innermost.
+  llvm::SmallVector<int64_t> permutation;
 
   static Layout get(MappingAttr mapping);
   int64_t getPartitions() const {
@@ -93,6 +98,12 @@ struct ElementLocation {
   mlir::AffineExpr partition, free;
 };
 ElementLocation locate(const Access &access, const Layout &layout);
+/// The index in `layout`'s shape of the element at `index` of a buffer of
+/// shape `shape`, as expressions (a reshape, after the layout's
+/// permutation).
+llvm::SmallVector<mlir::AffineExpr>
+toMappingIndex(llvm::ArrayRef<mlir::AffineExpr> index,
+               llvm::ArrayRef<int64_t> shape, const Layout &layout);
 
 /// One operand's pattern on a box, in the loops' terms: partitions start
 /// at `partitionStart` and follow loop `partitionLoop` (step 1), or stay at

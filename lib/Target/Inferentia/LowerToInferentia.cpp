@@ -111,7 +111,7 @@ struct Nest {
   int64_t layer = -1;
   bool relayout = false;
 
-  unsigned getNumLoops() const { return loops.size(); }
+  unsigned getNumLoops() const { return trips.size(); }
   Box getFullBox() const {
     Box box;
     box.lo.assign(trips.size(), 0);
@@ -316,6 +316,15 @@ private:
                                             SmallVector<std::pair<IntegerSet, bool>> conditions);
   FailureOr<int> parseValue(Nest &nest, Value value);
   LogicalResult assignMappings();
+  /// Shapes contractions for the tensor engine before buffers are placed:
+  /// a contraction loop whose elements reach the partitions in groups (a
+  /// flattened activation, k = 36 * c + r) is split into the loop the
+  /// partitions follow and the loop within a group, and weights read
+  /// through such a loop get the mapping of their reshaped view.
+  void planContractions();
+  /// Replaces loop `loop` of `nest` by `loop * factor + inner`, with
+  /// `inner` a new innermost loop of `factor` iterations.
+  void stripMine(Nest &nest, unsigned loop, int64_t factor);
   LogicalResult allocate();
 
   // Emission.
@@ -744,6 +753,137 @@ LogicalResult Lowering::assignMappings() {
     root.layout = Layout::get(root.mapping);
   }
   return success();
+}
+
+void Lowering::stripMine(Nest &nest, unsigned loop, int64_t factor) {
+  unsigned n = nest.getNumLoops();
+  SmallVector<AffineExpr> replacement;
+  for (unsigned i = 0; i < n; ++i)
+    replacement.push_back(i == loop ? getAffineDimExpr(i, context) * factor +
+                                          getAffineDimExpr(n, context)
+                                    : getAffineDimExpr(i, context));
+  auto rewrite = [&](Access &access) {
+    for (AffineExpr &e : access.indices)
+      e = e.replaceDimsAndSymbols(replacement, {});
+  };
+  rewrite(nest.store);
+  for (BodyValue &value : nest.values)
+    for (Piece &piece : value.pieces) {
+      if (piece.access)
+        rewrite(*piece.access);
+      for (auto &[set, holds] : piece.conditions)
+        set = set.replaceDimsAndSymbols(replacement, {}, n + 1, 0);
+    }
+  nest.trips[loop] /= factor;
+  nest.trips.push_back(factor);
+}
+
+void Lowering::planContractions() {
+  // How many nests read each buffer: weights read by one nest only are
+  // laid out for it.
+  DenseMap<Value, int> readers;
+  for (Nest &nest : nests) {
+    llvm::SmallPtrSet<Value, 8> seen;
+    for (const BodyValue &v : nest.values)
+      for (const Piece &p : v.pieces)
+        if (p.access && seen.insert(p.access->root).second)
+          ++readers[p.access->root];
+  }
+  for (Nest &nest : nests) {
+    // out = out + a * b, as lowerNest recognises it.
+    const BodyValue &stored = nest.values[nest.stored];
+    if (stored.kind != BodyValue::Kind::Op || !isa<arith::AddFOp>(stored.op))
+      continue;
+    int product = -1;
+    for (int operand : stored.operands)
+      if (nest.values[operand].kind == BodyValue::Kind::Op &&
+          isa<arith::MulFOp>(nest.values[operand].op))
+        product = operand;
+    std::optional<unsigned> mLoop = getPartitionLoop(nest, nest.store);
+    if (product < 0 || !mLoop)
+      continue;
+    SmallVector<bool> inStore(nest.getNumLoops(), false);
+    for (AffineExpr e : nest.store.indices)
+      e.walk([&](AffineExpr d) {
+        if (auto dim = dyn_cast<AffineDimExpr>(d))
+          inStore[dim.getPosition()] = true;
+      });
+    auto singleAccess = [&](int value) -> const Access * {
+      const BodyValue &read = nest.values[value];
+      if (read.kind != BodyValue::Kind::Read || read.pieces.size() != 1 ||
+          !read.pieces[0].access)
+        return nullptr;
+      return &*read.pieces[0].access;
+    };
+    // A contraction loop that reaches the moving operand's partitions in
+    // groups, (k + c) floordiv q (a flattened activation).
+    std::optional<std::pair<unsigned, int64_t>> grouped;
+    for (int operand : nest.values[product].operands) {
+      const Access *access = singleAccess(operand);
+      if (!access)
+        continue;
+      locate(*access, roots[access->root].layout)
+          .partition.walk([&](AffineExpr e) {
+            auto div = dyn_cast<AffineBinaryOpExpr>(e);
+            if (!div || div.getKind() != AffineExprKind::FloorDiv)
+              return;
+            auto q = dyn_cast<AffineConstantExpr>(div.getRHS());
+            AffineExpr lhs = div.getLHS();
+            if (auto sum = dyn_cast<AffineBinaryOpExpr>(lhs))
+              if (sum.getKind() == AffineExprKind::Add &&
+                  isa<AffineConstantExpr>(sum.getRHS()))
+                lhs = sum.getLHS();
+            auto dim = dyn_cast<AffineDimExpr>(lhs);
+            if (q && dim && q.getValue() > 1 && !inStore[dim.getPosition()] &&
+                nest.trips[dim.getPosition()] % q.getValue() == 0 &&
+                nest.trips[dim.getPosition()] > q.getValue())
+              grouped = {dim.getPosition(), q.getValue()};
+          });
+    }
+    // The stationary weights: the contraction dimension across the
+    // partitions (in the moving operand's groups), the output's
+    // dimension innermost, so that a matmul's stationary operand is one
+    // run per partition.
+    for (int operand : nest.values[product].operands) {
+      const Access *access = singleAccess(operand);
+      if (!access || readers[access->root] != 1)
+        continue;
+      Root &weights = roots[access->root];
+      if (weights.role != Role::Weights ||
+          static_cast<int64_t>(access->indices.size()) != weights.type.getRank())
+        continue;
+      std::optional<int64_t> outputDim, contractionDim;
+      for (auto [d, index] : llvm::enumerate(access->indices)) {
+        auto dim = dyn_cast<AffineDimExpr>(index);
+        if (dim && dim.getPosition() == *mLoop)
+          outputDim = d;
+        if (dim && static_cast<int64_t>(d) == weights.layout.partitionDim &&
+            !inStore[dim.getPosition()])
+          contractionDim = d;
+      }
+      if (!outputDim || !contractionDim)
+        continue;
+      SmallVector<int64_t> permutation{*contractionDim};
+      for (int64_t d = 0; d < weights.type.getRank(); ++d)
+        if (d != *contractionDim && d != *outputDim)
+          permutation.push_back(d);
+      permutation.push_back(*outputDim);
+      SmallVector<int64_t> shape;
+      for (int64_t d : permutation)
+        shape.push_back(weights.type.getDimSize(d));
+      auto index = dyn_cast<AffineDimExpr>(access->indices[*contractionDim]);
+      if (grouped && index.getPosition() == grouped->first) {
+        shape[0] /= grouped->second;
+        shape.insert(shape.begin() + 1, grouped->second);
+      }
+      weights.mapping = MappingAttr::get(
+          context, shape, 0, std::min(shape[0], machine.partitions));
+      weights.layout = Layout::get(weights.mapping);
+      weights.layout.permutation = permutation;
+    }
+    if (grouped)
+      stripMine(nest, grouped->first, grouped->second);
+  }
 }
 
 LogicalResult Lowering::allocate() {
@@ -2184,7 +2324,10 @@ LogicalResult Lowering::run() {
     if (root.role == Role::Output && root.lastWrite < 0)
       return func.emitError("inferentia: output '")
              << root.name << "' is never written";
-  if (failed(assignMappings()) || failed(allocate()))
+  if (failed(assignMappings()))
+    return failure();
+  planContractions();
+  if (failed(allocate()))
     return failure();
 
   // The program.
@@ -2219,10 +2362,26 @@ LogicalResult Lowering::run() {
         const float *data = reinterpret_cast<const float *>(bytes.data());
         std::vector<float> sbufImage(elements, 0.0f);
         int64_t free = root.layout.getFreeElements();
-        ArrayRef<int64_t> shape = root.layout.shape;
-        SmallVector<int64_t> index(shape.size(), 0);
+        // Element e (row-major in the tensor) at its place in the mapping:
+        // the tensor's index, permuted, linearised, then the mapping's
+        // shape's index.
+        ArrayRef<int64_t> shape = root.type.getShape();
+        SmallVector<int64_t> order(shape.size());
+        for (size_t i = 0; i < shape.size(); ++i)
+          order[i] = root.layout.permutation.empty()
+                         ? static_cast<int64_t>(i)
+                         : root.layout.permutation[i];
+        SmallVector<int64_t> index(shape.size(), 0),
+            mapped(root.layout.shape.size(), 0);
         for (int64_t e = 0; e < root.type.getNumElements(); ++e) {
-          auto [p, f] = root.mapping.locate(index);
+          int64_t linear = 0;
+          for (int64_t d : order)
+            linear = linear * shape[d] + index[d];
+          for (size_t j = root.layout.shape.size(); j-- > 0;) {
+            mapped[j] = linear % root.layout.shape[j];
+            linear /= root.layout.shape[j];
+          }
+          auto [p, f] = root.mapping.locate(mapped);
           sbufImage[p * free + f] = data[e];
           for (int64_t d = shape.size() - 1; d >= 0; --d) {
             if (++index[d] < shape[d])
