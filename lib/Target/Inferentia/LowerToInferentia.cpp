@@ -109,6 +109,14 @@ struct Nest {
   int stored = -1;
   std::optional<NestDescription> description;
   int64_t layer = -1;
+  /// A contraction whose contraction loop is short (few input channels):
+  /// its reduction loops all go across the partitions together (kernel
+  /// taps packed with channels), in chunks of `chunkPartitions`.
+  struct Packing {
+    SmallVector<unsigned> loops;
+    int64_t chunkPartitions = 0;
+  };
+  std::optional<Packing> packing;
   bool relayout = false;
 
   unsigned getNumLoops() const { return trips.size(); }
@@ -325,6 +333,10 @@ private:
   /// Replaces loop `loop` of `nest` by `loop * factor + inner`, with
   /// `inner` a new innermost loop of `factor` iterations.
   void stripMine(Nest &nest, unsigned loop, int64_t factor);
+  /// Packs `nest`'s reduction loops across the partitions when its
+  /// contraction loop is short (Nest::Packing); lays out the weights for it.
+  bool tryPacking(Nest &nest, int product, unsigned mLoop,
+                  ArrayRef<bool> inStore, const DenseMap<Value, int> &readers);
   LogicalResult allocate();
 
   // Emission.
@@ -356,6 +368,24 @@ private:
                                AluOp combine);
   /// False when the tensor engine cannot compute the nest.
   FailureOr<bool> lowerContraction(Nest &nest, int lhs, int rhs);
+  /// The moving operand of a packed contraction's chunk gathered in whole
+  /// rows (runs a DMA moves at full rate) that the matmul steps through,
+  /// when the innermost output loop steps one source dimension; nullopt
+  /// otherwise (the caller gathers element by element).
+  std::optional<Operand> gatherRows(Nest &nest, const BodyValue &moving,
+                                    const Box &chunk,
+                                    ArrayRef<unsigned> packed,
+                                    ArrayRef<unsigned> order, Value slot,
+                                    int64_t partitions);
+  /// The matmuls of a packed contraction (Nest::Packing): per output box and
+  /// chunk of the packed loops, the moving operand is gathered into a slot
+  /// by DMA (one partition per channel and tap), the weights lie packed.
+  FailureOr<bool> lowerPackedContraction(Nest &nest, ArrayRef<Box> outBoxes,
+                                         unsigned mLoop,
+                                         ArrayRef<unsigned> nLoops,
+                                         ArrayRef<bool> inStore,
+                                         const Access &weights,
+                                         int movingIndex);
   /// The copy nest `nest` on `box` from `source`, whose partitions follow
   /// other loops than the destination's: DMAs, one per destination
   /// partition.
@@ -778,6 +808,76 @@ void Lowering::stripMine(Nest &nest, unsigned loop, int64_t factor) {
   nest.trips.push_back(factor);
 }
 
+bool Lowering::tryPacking(Nest &nest, int product, unsigned mLoop,
+                          ArrayRef<bool> inStore,
+                          const DenseMap<Value, int> &readers) {
+  SmallVector<unsigned> reductions;
+  for (unsigned l = 0; l < nest.getNumLoops(); ++l)
+    if (!inStore[l])
+      reductions.push_back(l);
+  for (int operand : nest.values[product].operands) {
+    const BodyValue &read = nest.values[operand];
+    if (read.kind != BodyValue::Kind::Read || read.pieces.size() != 1 ||
+        !read.pieces[0].access)
+      continue;
+    const Access &access = *read.pieces[0].access;
+    Root &weights = roots[access.root];
+    if (weights.role != Role::Weights || readers.lookup(access.root) != 1 ||
+        static_cast<int64_t>(access.indices.size()) != weights.type.getRank())
+      continue;
+    // Every dimension of the weights a loop of its own: the output's and
+    // the reduction loops, each once.
+    std::optional<int64_t> outputDim;
+    SmallVector<std::pair<unsigned, int64_t>> reductionDims;
+    bool plain = true;
+    for (auto [d, index] : llvm::enumerate(access.indices)) {
+      auto dim = dyn_cast<AffineDimExpr>(index);
+      if (!dim)
+        plain = false;
+      else if (dim.getPosition() == mLoop)
+        outputDim = d;
+      else if (!inStore[dim.getPosition()])
+        reductionDims.emplace_back(dim.getPosition(), d);
+      else
+        plain = false;
+    }
+    if (!plain || !outputDim || reductionDims.size() != reductions.size() ||
+        reductions.size() < 2)
+      return false;
+    // The contraction loop (the weights' partition dimension) is short.
+    int64_t channels = weights.type.getDimSize(weights.layout.partitionDim);
+    if (static_cast<int64_t>(weights.layout.partitionDim) == *outputDim ||
+        channels * 4 > machine.partitions)
+      return false;
+    llvm::sort(reductionDims);
+    int64_t inner = 1, total = 1;
+    for (auto [loop, d] : ArrayRef(reductionDims).drop_front())
+      inner *= nest.trips[loop];
+    for (auto [loop, d] : reductionDims)
+      total *= nest.trips[loop];
+    if (inner > machine.partitions || total <= channels)
+      return false;
+    int64_t chunk =
+        std::min(nest.trips[reductionDims.front().first],
+                 machine.partitions / inner) * inner;
+    SmallVector<int64_t> permutation;
+    Nest::Packing packing;
+    for (auto [loop, d] : reductionDims) {
+      permutation.push_back(d);
+      packing.loops.push_back(loop);
+    }
+    permutation.push_back(*outputDim);
+    packing.chunkPartitions = chunk;
+    int64_t outputs = weights.type.getDimSize(*outputDim);
+    weights.mapping = MappingAttr::get(context, {total, outputs}, 0, chunk);
+    weights.layout = Layout::get(weights.mapping);
+    weights.layout.permutation = permutation;
+    nest.packing = packing;
+    return true;
+  }
+  return false;
+}
+
 void Lowering::planContractions() {
   // How many nests read each buffer: weights read by one nest only are
   // laid out for it.
@@ -840,6 +940,12 @@ void Lowering::planContractions() {
               grouped = {dim.getPosition(), q.getValue()};
           });
     }
+    // Few channels and some kernel taps: pack the taps with the channels
+    // across the partitions (the first layer's 3 channels would use 3 of
+    // the array's 128 rows), when the weights are read by this nest only
+    // and hold exactly its output and reduction dimensions.
+    if (!grouped && tryPacking(nest, product, *mLoop, inStore, readers))
+      continue;
     // The stationary weights: the contraction dimension across the
     // partitions (in the moving operand's groups), the output's
     // dimension innermost, so that a matmul's stationary operand is one
@@ -1871,7 +1977,7 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
       kLoop = l;
       break;
     }
-  if (!kLoop)
+  if (!kLoop && !nest.packing)
     return false;
   // Moving free loops: output loops the activations follow.
   SmallVector<unsigned> nLoops;
@@ -1908,6 +2014,9 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
   SmallVector<int> reads{movingIndex};
   auto aluAdd = builder.getNamedAttr("alu0",
                                      builder.getStringAttr(getName(AluOp::Add)));
+  if (nest.packing)
+    return lowerPackedContraction(nest, outBoxes, *mLoop, nLoops, inStore,
+                                  weights, movingIndex);
   std::function<LogicalResult(const Box &)> lowerOut =
       [&](const Box &outBox) -> LogicalResult {
     // The output's pattern must keep to one partition tile.
@@ -2101,11 +2210,220 @@ LoopPattern Lowering::getSlotPattern(const Box &box,
   return pattern;
 }
 
+std::optional<Operand>
+Lowering::gatherRows(Nest &nest, const BodyValue &moving, const Box &chunk,
+                     ArrayRef<unsigned> packed, ArrayRef<unsigned> order,
+                     Value slot, int64_t partitions) {
+  // One access, zeros elsewhere (the padding).
+  const Access *access = nullptr;
+  for (const Piece &p : moving.pieces) {
+    if (p.access) {
+      if (access)
+        return std::nullopt;
+      access = &*p.access;
+    } else if (p.constant != 0) {
+      return std::nullopt;
+    }
+  }
+  if (!access || order.empty())
+    return std::nullopt;
+  // The innermost output loop steps one dimension of the source by s.
+  unsigned w = order.back();
+  unsigned n = nest.getNumLoops();
+  int64_t step = 0;
+  std::optional<unsigned> steppedDim;
+  for (auto [d, index] : llvm::enumerate(access->indices)) {
+    auto form = linearize(index, n, chunk);
+    auto *linear = std::get_if<LinearForm>(&form);
+    if (!linear)
+      return std::nullopt;
+    if (linear->coefficients[w] == 0)
+      continue;
+    if (steppedDim || linear->coefficients[w] < 1)
+      return std::nullopt;
+    steppedDim = d;
+    step = linear->coefficients[w];
+  }
+  if (!steppedDim)
+    return std::nullopt;
+  ArrayRef<int64_t> shape = cast<MemRefType>(access->root.getType()).getShape();
+  // Dense rows: a new loop x walks the stepped dimension one by one over
+  // the window's whole extent; the matmul reads every s-th element.
+  AffineExpr x = getAffineDimExpr(n, context);
+  SmallVector<AffineExpr> replacement;
+  for (unsigned l = 0; l < n; ++l)
+    replacement.push_back(l == w ? getAffineConstantExpr(0, context)
+                                 : getAffineDimExpr(l, context));
+  Access dense{access->root, {}};
+  for (auto [d, index] : llvm::enumerate(access->indices)) {
+    AffineExpr e = index.replaceDimsAndSymbols(replacement, {});
+    dense.indices.push_back(d == *steppedDim ? e + x : e);
+  }
+  int64_t extent = step * (chunk.getSize(w) - 1) + 1;
+  Box box = chunk.fix(w, chunk.lo[w]);
+  box.lo.push_back(step * chunk.lo[w]);
+  box.hi.push_back(step * chunk.lo[w] + extent);
+  // The slot: partitions as the packed loops, rows of `extent` elements.
+  ElementLocation location{getAffineConstantExpr(0, context),
+                           getAffineConstantExpr(0, context)};
+  int64_t stride = 1;
+  for (unsigned l : llvm::reverse(packed)) {
+    location.partition =
+        location.partition + (getAffineDimExpr(l, context) - box.lo[l]) * stride;
+    stride *= box.getSize(l);
+  }
+  SmallVector<std::pair<int64_t, int64_t>> dims;
+  location.free = x - box.lo[n];
+  stride = extent;
+  dims.emplace_back(step, chunk.getSize(w));
+  for (unsigned l : llvm::reverse(order.drop_back())) {
+    location.free =
+        location.free + (getAffineDimExpr(l, context) - box.lo[l]) * stride;
+    dims.insert(dims.begin(), {stride, box.getSize(l)});
+    stride *= box.getSize(l);
+  }
+  if (stride > kSlotElements)
+    return std::nullopt;
+  emit(MemsetOp::getOperationName(),
+       {slot, getAp(0, partitions, 0, 0, {{1, stride}})}, {},
+       {builder.getNamedAttr("imm0", builder.getF32FloatAttr(0))},
+       Engine::Vector);
+  // Each channel and tap: the rows inside the source, one DMA.
+  SmallVector<AffineExpr> bounds;
+  for (auto [index, size] : llvm::zip(dense.indices, shape)) {
+    bounds.push_back(index);
+    bounds.push_back(size - 1 - index);
+  }
+  IntegerSet inside = IntegerSet::get(n + 1, 0, bounds,
+                                      SmallVector<bool>(bounds.size(), false));
+  Root &root = roots[access->root];
+  ElementLocation from = locate(dense, root.layout);
+  std::function<LogicalResult(const Box &, unsigned)> each =
+      [&](const Box &b, unsigned i) -> LogicalResult {
+    if (i < packed.size()) {
+      for (int64_t v = b.lo[packed[i]]; v < b.hi[packed[i]]; ++v)
+        if (failed(each(b.fix(packed[i], v), i + 1)))
+          return failure();
+      return success();
+    }
+    std::optional<Box> clipped = clip(b, inside);
+    if (!clipped)
+      return emitNestError(nest) << "gathering rows: a bound couples loops";
+    if (clipped->isEmpty())
+      return success();
+    return emitRelayout(nest, *clipped, slot, location, std::nullopt, root.sbuf,
+                        from);
+  };
+  if (failed(each(box, 0)))
+    return std::nullopt;
+  return Operand{slot, getAp(0, partitions, 0, 0, dims)};
+}
+
+FailureOr<bool> Lowering::lowerPackedContraction(
+    Nest &nest, ArrayRef<Box> outBoxes, unsigned mLoop,
+    ArrayRef<unsigned> nLoops, ArrayRef<bool> inStore, const Access &weights,
+    int movingIndex) {
+  const Nest::Packing &packing = *nest.packing;
+  const BodyValue &moving = nest.values[movingIndex];
+  bool padded = llvm::any_of(moving.pieces,
+                             [](const Piece &p) { return !p.access; });
+  unsigned outer = packing.loops.front();
+  int64_t inner = 1;
+  for (unsigned l : ArrayRef(packing.loops).drop_front())
+    inner *= nest.trips[l];
+  int64_t valuesPerChunk = packing.chunkPartitions / inner;
+  Root &w = roots[weights.root];
+  int64_t tileStride = w.layout.getTileStride();
+  SmallVector<int> reads{movingIndex};
+  for (const Box &outBox : outBoxes) {
+    SmallVector<unsigned> order;
+    for (unsigned l : nLoops)
+      if (outBox.getSize(l) > 1)
+        order.push_back(l);
+    Box outOnly = outBox;
+    for (unsigned l = 0; l < nest.getNumLoops(); ++l)
+      if (!inStore[l])
+        outOnly = outOnly.fix(l, 0);
+    PatternOrSplit out =
+        getLoopPattern(locate(nest.store, roots[nest.store.root].layout),
+                       nest.getNumLoops(), outOnly, mLoop);
+    if (!out.pattern)
+      return emitNestError(nest) << "writing: " << (out.split ? "a split output"
+                                                              : out.why);
+    int64_t m = outBox.getSize(mLoop), n = 1;
+    for (unsigned l : order)
+      n *= outBox.getSize(l);
+    Value psum = nextPsum();
+    Operand whole{psum, getAp(0, m, 0, 0, {{1, n}})};
+    int64_t chunkIndex = 0;
+    for (int64_t v = 0; v < nest.trips[outer]; v += valuesPerChunk, ++chunkIndex) {
+      int64_t values = std::min(valuesPerChunk, nest.trips[outer] - v);
+      int64_t partitions = values * inner;
+      // The moving operand of this chunk: partition (outer - v) * inner +
+      // the other packed loops row-major; the output's pixels row-major.
+      Box chunk = outBox.restrict(outer, v, v + values).fix(mLoop, outBox.lo[mLoop]);
+      ElementLocation slotLocation{getAffineConstantExpr(0, context),
+                                   getAffineConstantExpr(0, context)};
+      int64_t stride = 1;
+      for (unsigned l : llvm::reverse(packing.loops)) {
+        slotLocation.partition =
+            slotLocation.partition +
+            (getAffineDimExpr(l, context) - chunk.lo[l]) * stride;
+        stride *= chunk.getSize(l);
+      }
+      stride = 1;
+      for (unsigned l : llvm::reverse(order)) {
+        slotLocation.free = slotLocation.free +
+                            (getAffineDimExpr(l, context) - chunk.lo[l]) * stride;
+        stride *= chunk.getSize(l);
+      }
+      Value slot = nextSlot();
+      Operand movingOperand{slot, getAp(0, partitions, 0, 0, {{1, n}})};
+      if (std::optional<Operand> gathered = gatherRows(
+              nest, moving, chunk, packing.loops, order, slot, partitions)) {
+        movingOperand = *gathered;
+      } else {
+      if (padded)
+        emit(MemsetOp::getOperationName(),
+             {slot, getAp(0, partitions, 0, 0, {{1, n}})}, {},
+             {builder.getNamedAttr("imm0", builder.getF32FloatAttr(0))},
+             Engine::Vector);
+      if (failed(forEachPiece(
+              nest, chunk, reads,
+              [&](const Box &b, ArrayRef<int> chosen) -> LogicalResult {
+                const Piece &piece = moving.pieces[chosen[0]];
+                if (!piece.access)
+                  return success();
+                return emitRelayout(
+                    nest, b, slot, slotLocation, std::nullopt,
+                    roots[piece.access->root].sbuf,
+                    locate(*piece.access, roots[piece.access->root].layout));
+              })))
+        return failure();
+      }
+      Operand stationary{w.sbuf, getAp(0, partitions, 0,
+                                       chunkIndex * tileStride + outBox.lo[mLoop],
+                                       {{1, m}})};
+      SmallVector<NamedAttribute> attrs;
+      if (chunkIndex > 0)
+        attrs.push_back(builder.getNamedAttr("accumulate", builder.getUnitAttr()));
+      emit(MatmulOp::getOperationName(), whole, {stationary, movingOperand},
+           attrs, Engine::Tensor);
+    }
+    Operand dst{roots[nest.store.root].sbuf,
+                toAp(BoxOperand{Value(), *out.pattern}, m, outOnly, order)};
+    emit(TensorTensorOp::getOperationName(), dst, {dst, whole},
+         {builder.getNamedAttr("alu0", builder.getStringAttr(getName(AluOp::Add)))},
+         Engine::Vector);
+  }
+  return true;
+}
+
 LogicalResult Lowering::emitRelayout(Nest &nest, const Box &box, Value to,
                                      const ElementLocation &toLocation,
                                      std::optional<unsigned> toLoop, Value from,
                                      const ElementLocation &fromLocation) {
-  unsigned numLoops = nest.getNumLoops();
+  unsigned numLoops = box.lo.size();
   auto partitionLoopOf = [&](const ElementLocation &location,
                              const Box &b) -> std::optional<unsigned> {
     std::optional<unsigned> found;
