@@ -844,12 +844,12 @@ bool Lowering::tryPacking(Nest &nest, int product, unsigned mLoop,
     if (!plain || !outputDim || reductionDims.size() != reductions.size() ||
         reductions.size() < 2)
       return false;
-    // The contraction loop (the weights' partition dimension) is short.
-    int64_t channels = weights.type.getDimSize(weights.layout.partitionDim);
-    if (static_cast<int64_t>(weights.layout.partitionDim) == *outputDim ||
-        channels * 4 > machine.partitions)
-      return false;
+    // The contraction loop (the outermost reduction loop: the channels)
+    // is short.
     llvm::sort(reductionDims);
+    int64_t channels = nest.trips[reductionDims.front().first];
+    if (channels * 4 > machine.partitions)
+      return false;
     int64_t inner = 1, total = 1;
     for (auto [loop, d] : ArrayRef(reductionDims).drop_front())
       inner *= nest.trips[loop];
@@ -1340,6 +1340,34 @@ std::optional<unsigned> Lowering::getPartitionLoop(Nest &nest,
 
 static SmallVector<Box> subtract(const Box &box, const Box &inner);
 
+/// The x of a body value computing 1 / (1 + exp(-x)) (how Sigmoid lowers).
+static std::optional<int> matchSigmoid(const Nest &nest, int index) {
+  auto constantOne = [&](int i) {
+    const BodyValue &v = nest.values[i];
+    return v.kind == BodyValue::Kind::Constant && v.constant == 1.0;
+  };
+  auto opOf = [&](int i) -> const BodyValue * {
+    const BodyValue &v = nest.values[i];
+    return v.kind == BodyValue::Kind::Op ? &v : nullptr;
+  };
+  const BodyValue *div = opOf(index);
+  if (!div || !isa<arith::DivFOp>(div->op) || !constantOne(div->operands[0]))
+    return std::nullopt;
+  const BodyValue *sum = opOf(div->operands[1]);
+  if (!sum || !isa<arith::AddFOp>(sum->op))
+    return std::nullopt;
+  int e = constantOne(sum->operands[0])   ? sum->operands[1]
+          : constantOne(sum->operands[1]) ? sum->operands[0]
+                                          : -1;
+  const BodyValue *exp = e < 0 ? nullptr : opOf(e);
+  if (!exp || !isa<math::ExpOp>(exp->op))
+    return std::nullopt;
+  const BodyValue *neg = opOf(exp->operands[0]);
+  if (!neg || !isa<arith::NegFOp>(neg->op))
+    return std::nullopt;
+  return neg->operands[0];
+}
+
 LogicalResult Lowering::forEachPiece(
     Nest &nest, const Box &box, ArrayRef<int> reads,
     function_ref<LogicalResult(const Box &, ArrayRef<int>)> body) {
@@ -1541,6 +1569,25 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
                                     toAp(boxOperand, partitions, box, order)};
         }
       }
+    } else if (std::optional<int> x = matchSigmoid(nest, index)) {
+      // 1 / (1 + exp(-x)): one instruction of the scalar engine.
+      if (failed(compute(*x)))
+        return failure();
+      if (split)
+        return success();
+      if (immediates.count(*x))
+        return emitNestError(nest) << "a function of constants";
+      Operand out = isTarget && dst
+                        ? Operand{dst->buffer, toAp(*dst, partitions, box, order)}
+                        : slotOperand();
+      emit(ActivationOp::getOperationName(), out, {operands[*x]},
+           {builder.getNamedAttr("function", builder.getStringAttr(getName(
+                                                 ActivationFunction::Sigmoid)))},
+           Engine::Scalar);
+      operands[index] = out;
+      if (isTarget)
+        result = out;
+      return success();
     } else {
       for (int operand : value.operands) {
         if (failed(compute(operand)))
@@ -1558,9 +1605,13 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
                    "imm0", builder.getF32FloatAttr(immediates[index]))},
                Engine::Vector);
         } else {
+          // A copy the elimination kept (or the bank layout inserted)
+          // moves data into another arrangement: an on-chip copy.
+          bool copy = nest.relayout ||
+                      (nest.description &&
+                       nest.description->kind == NestClass::Copy);
           emit(TensorCopyOp::getOperationName(), out, {operands[index]}, {},
-               Engine::Vector,
-               nest.relayout ? Cause::Relayout : Cause::None);
+               Engine::Vector, copy ? Cause::Relayout : Cause::None);
         }
         result = out;
       }
@@ -1983,7 +2034,8 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
   SmallVector<unsigned> nLoops;
   for (unsigned l = 0; l < nest.getNumLoops(); ++l)
     if (inStore[l] && l != *mLoop && mentions(moving, l) &&
-        !mentions(stationary, l) && !xParts[l] && nest.trips[l] > 1)
+        !mentions(stationary, l) && (nest.packing || !xParts[l]) &&
+        nest.trips[l] > 1)
       nLoops.push_back(l);
 
   Box full = nest.getFullBox();
