@@ -27,6 +27,9 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <cmath>
+#include <map>
+
 namespace dlc::inferentia {
 #define GEN_PASS_DEF_LOWERTOINFERENTIA
 #include "dlc/Target/Inferentia/Passes.h.inc"
@@ -450,6 +453,11 @@ private:
   std::optional<mlir::Location> currentLoc;
   SmallVector<std::pair<std::string, std::string>> layerNames;
   SmallVector<int64_t> layerMacs, layerReads, layerWrites, layerCycles;
+  /// Each layer's estimated busy seconds per engine (0-3) and DMA queue
+  /// (8 + queue): its predicted time is the busiest one's.
+  SmallVector<std::map<int, double>> layerBusy;
+  double estimateSeconds(StringRef opName, const Operand &dst,
+                         ArrayRef<Operand> srcs, Engine engine) const;
   int64_t dramEnd = 0;
 };
 
@@ -1119,11 +1127,19 @@ Value Lowering::emit(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
                                           o.ap.getStrides(), o.ap.getSizes())};
   };
   if (engine == Engine::Dma && (inDram(dst) || llvm::any_of(srcs, inDram))) {
+    // Off chip: why the DRAM tensor moves (a load of an input or weights,
+    // a store of an output, a spill), whatever the on-chip side is for.
+    std::optional<Cause> offChip = cause;
     SmallVector<Operand> sources;
-    for (const Operand &src : srcs)
+    for (const Operand &src : srcs) {
+      if (inDram(src))
+        offChip = dramHomes.lookup(src.buffer);
       sources.push_back(inDram(src) ? toDram(src) : src);
+    }
+    if (inDram(dst))
+      offChip = dramHomes.lookup(dst.buffer);
     return emitRaw(opName, inDram(dst) ? toDram(dst) : dst, sources, attrs,
-                   engine, cause);
+                   engine, offChip);
   }
   if (engine != Engine::Dma && (inDram(dst) || llvm::any_of(srcs, inDram))) {
     SmallVector<Operand> sources;
@@ -1247,8 +1263,45 @@ Value Lowering::emitRaw(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
     for (const Operand &src : srcs)
       if (cast<BufferType>(src.buffer.getType()).getMemory() == "dram")
         layerReads[currentLayer] += bytesOf(src);
+    layerBusy[currentLayer][lane < 8 ? lane : 8 + (lane - 8) % machine.dmaQueues] +=
+        estimateSeconds(opName, dst, srcs, engine);
   }
   return token;
+}
+
+double Lowering::estimateSeconds(StringRef opName, const Operand &dst,
+                                 ArrayRef<Operand> srcs, Engine engine) const {
+  // The compiler's own estimate (not the simulator's rules): what the
+  // public NKI cost figures give per instruction, without waits.
+  int64_t n = dst.ap.getFreeElements();
+  switch (engine) {
+  case Engine::Tensor: {
+    int64_t m = srcs[0].ap.getFreeElements();
+    int64_t moving = srcs[1].ap.getFreeElements();
+    double cycles = std::max(std::min(machine.matmulMinCycles, m), moving);
+    if (!machine.bf16Matmul)
+      cycles *= machine.fp32MatmulFactor;
+    return cycles / machine.tensorClockHz;
+  }
+  case Engine::Dma: {
+    auto type = cast<BufferType>(dst.buffer.getType());
+    double bytes = static_cast<double>(dst.ap.getPartitions()) *
+                   dst.ap.getFreeElements() * type.getElementBytes();
+    return machine.dmaFixedSeconds + bytes / machine.dmaQueueBytesPerSecond;
+  }
+  default: {
+    double cycles = std::max<int64_t>(machine.engineMinCycles, n);
+    if (opName == TensorTensorOp::getOperationName())
+      cycles = 2.0 * n;
+    else if (opName == TensorReduceOp::getOperationName())
+      cycles = std::max<int64_t>(machine.engineMinCycles,
+                                 srcs[0].ap.getFreeElements());
+    double clock = engine == Engine::Scalar ? machine.scalarClockHz
+                   : engine == Engine::GpSimd ? machine.gpsimdClockHz
+                                              : machine.vectorClockHz;
+    return cycles / clock;
+  }
+  }
 }
 
 Value Lowering::emitDma(Operand dst, Operand src, Cause cause) {
@@ -2681,6 +2734,7 @@ LogicalResult Lowering::run() {
       layerReads.push_back(0);
       layerWrites.push_back(0);
       layerCycles.push_back(0);
+      layerBusy.emplace_back();
     }
     if (nest.description && (nest.description->kind == NestClass::Convolution ||
                              nest.description->kind == NestClass::Contraction)) {
@@ -2854,6 +2908,12 @@ LogicalResult Lowering::run() {
   }
 
   // The header: layers and the elimination's counts.
+  for (auto [cycles, busy] : llvm::zip(layerCycles, layerBusy)) {
+    double seconds = 0;
+    for (auto [lane, s] : busy)
+      seconds = std::max(seconds, s);
+    cycles = static_cast<int64_t>(std::ceil(seconds * machine.tensorClockHz));
+  }
   SmallVector<Attribute> layers;
   for (auto [i, names] : llvm::enumerate(layerNames))
     layers.push_back(LayerAttr::get(
