@@ -129,6 +129,18 @@ template <typename Fn> void forAlu(AluOp op, Fn &&fn) {
     return fn(maxOf);
   case AluOp::Min:
     return fn(minOf);
+  case AluOp::IsEqual:
+    return fn([](float a, float b) { return a == b ? 1.0f : 0.0f; });
+  case AluOp::NotEqual:
+    return fn([](float a, float b) { return a != b ? 1.0f : 0.0f; });
+  case AluOp::IsGt:
+    return fn([](float a, float b) { return a > b ? 1.0f : 0.0f; });
+  case AluOp::IsGe:
+    return fn([](float a, float b) { return a >= b ? 1.0f : 0.0f; });
+  case AluOp::IsLt:
+    return fn([](float a, float b) { return a < b ? 1.0f : 0.0f; });
+  case AluOp::IsLe:
+    return fn([](float a, float b) { return a <= b ? 1.0f : 0.0f; });
   }
 }
 
@@ -775,6 +787,17 @@ Error Simulator::State::execute(int64_t index) {
     a.assign(partitions * n, ins.imm0);
     scatter(dstLayout, a.data());
     cycles = ins.imm0 == 0 && ins.dst.type == DataType::BF16 ? (n + 1) / 2 : n;
+    break;
+  case Opcode::Select:
+    fill(a, srcLayouts[0]);
+    fill(b, srcLayouts[1]);
+    fill(c, srcLayouts[2]);
+    for (size_t i = 0; i < a.size(); ++i)
+      a[i] = a[i] != 0.0f ? b[i] : c[i];
+    scatter(dstLayout, a.data());
+    // Three input streams ([choice]: tensor_tensor's rule, one stream per
+    // input).
+    cycles = 3 * n;
     break;
   }
 

@@ -159,7 +159,7 @@ bool isInstruction(Operation *op) {
   // (DLCOps.h has a TransposeOp too.)
   return isa<DmaCopyOp, MatmulOp, inferentia::TransposeOp, ActivationOp,
              TensorTensorOp, TensorScalarOp, TensorReduceOp, TensorCopyOp,
-             MemsetOp>(op);
+             MemsetOp, SelectOp>(op);
 }
 
 /// "conv1 (Conv)" from the op's location, else its layer's name and op.
@@ -414,6 +414,8 @@ void dlc::inferentia::writeListing(const Trace &trace,
       break;
     case Opcode::Memset:
       os << " value=" << llvm::format("%g", inst.imm0);
+      break;
+    case Opcode::Select:
       break;
     }
     if (!inst.deps.empty()) {

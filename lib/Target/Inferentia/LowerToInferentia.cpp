@@ -246,6 +246,31 @@ std::optional<AluOp> getAlu(Operation *op) {
     return AluOp::Max;
   if (isa<arith::MinimumFOp, arith::MinNumFOp>(op))
     return AluOp::Min;
+  if (auto cmp = dyn_cast<arith::CmpFOp>(op)) {
+    using P = arith::CmpFPredicate;
+    switch (cmp.getPredicate()) {
+    case P::OEQ:
+    case P::UEQ:
+      return AluOp::IsEqual;
+    case P::ONE:
+    case P::UNE:
+      return AluOp::NotEqual;
+    case P::OGT:
+    case P::UGT:
+      return AluOp::IsGt;
+    case P::OGE:
+    case P::UGE:
+      return AluOp::IsGe;
+    case P::OLT:
+    case P::ULT:
+      return AluOp::IsLt;
+    case P::OLE:
+    case P::ULE:
+      return AluOp::IsLe;
+    default:
+      return std::nullopt;
+    }
+  }
   return std::nullopt;
 }
 
@@ -270,7 +295,23 @@ std::optional<ActivationFunction> getFunction(Operation *op) {
 
 bool isCommutative(AluOp op) {
   return op == AluOp::Add || op == AluOp::Multiply || op == AluOp::Max ||
-         op == AluOp::Min;
+         op == AluOp::Min || op == AluOp::IsEqual || op == AluOp::NotEqual;
+}
+
+/// The comparison with its operands swapped (c < x is x > c).
+std::optional<AluOp> getMirrored(AluOp op) {
+  switch (op) {
+  case AluOp::IsGt:
+    return AluOp::IsLt;
+  case AluOp::IsGe:
+    return AluOp::IsLe;
+  case AluOp::IsLt:
+    return AluOp::IsGt;
+  case AluOp::IsLe:
+    return AluOp::IsGe;
+  default:
+    return std::nullopt;
+  }
 }
 
 /// The value `combine(x, identity)` leaves x unchanged with.
@@ -305,6 +346,18 @@ double applyAlu(AluOp op, double a, double b) {
     return std::min(a, b);
   case AluOp::Bypass:
     return a;
+  case AluOp::IsEqual:
+    return a == b;
+  case AluOp::NotEqual:
+    return a != b;
+  case AluOp::IsGt:
+    return a > b;
+  case AluOp::IsGe:
+    return a >= b;
+  case AluOp::IsLt:
+    return a < b;
+  case AluOp::IsLe:
+    return a <= b;
   }
   return a;
 }
@@ -686,7 +739,7 @@ FailureOr<int> Lowering::parseValue(Nest &nest, Value value) {
     parsed.op = def;
   } else if (def && def->getNumResults() == 1 &&
              (getAlu(def) || getFunction(def) ||
-              isa<math::Log1pOp, math::PowFOp>(def))) {
+              isa<math::Log1pOp, math::PowFOp, arith::SelectOp>(def))) {
     parsed.kind = BodyValue::Kind::Op;
     parsed.op = def;
     for (Value operand : def->getOperands()) {
@@ -1693,7 +1746,41 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
         llvm::all_of(value.operands,
                      [&](int o) { return immediates.count(o) != 0; }))
       return emitNestError(nest) << "a function of constants";
-    if (isa<math::Log1pOp>(op)) {
+    if (isa<arith::SelectOp>(op)) {
+      int c = value.operands[0], a = value.operands[1], b = value.operands[2];
+      if (immediates.count(c)) {
+        // A constant predicate picks one side.
+        int picked = immediates[c] != 0 ? a : b;
+        if (immediates.count(picked)) {
+          immediates[index] = immediates[picked];
+          if (isTarget && dst) {
+            emit(MemsetOp::getOperationName(), out, {},
+                 {builder.getNamedAttr(
+                     "imm0", builder.getF32FloatAttr(immediates[index]))},
+                 Engine::Vector);
+            result = out;
+          }
+          return success();
+        }
+        emit(TensorCopyOp::getOperationName(), out, {operands[picked]}, {},
+             Engine::Vector, Cause::None);
+      } else {
+        // Constant sides are filled into slots first.
+        auto side = [&](int i) {
+          if (!immediates.count(i))
+            return operands[i];
+          Operand filled = slotOperand();
+          emit(MemsetOp::getOperationName(), filled, {},
+               {builder.getNamedAttr("imm0",
+                                     builder.getF32FloatAttr(immediates[i]))},
+               Engine::Vector);
+          return filled;
+        };
+        Operand onTrue = side(a), onFalse = side(b);
+        emit(SelectOp::getOperationName(), out,
+             {operands[c], onTrue, onFalse}, {}, Engine::Vector);
+      }
+    } else if (isa<math::Log1pOp>(op)) {
       // log(1 + x): the sum, then the logarithm.
       Operand sum = slotOperand();
       scalarOp(sum, operands[value.operands[0]], AluOp::Add, 1.0);
@@ -1763,6 +1850,8 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
       } else if (aImm) {
         if (isCommutative(alu)) {
           scalar(operands[b], alu, immediates[a], AluOp::Bypass, 0);
+        } else if (std::optional<AluOp> mirrored = getMirrored(alu)) {
+          scalar(operands[b], *mirrored, immediates[a], AluOp::Bypass, 0);
         } else if (alu == AluOp::Subtract) {
           scalar(operands[b], AluOp::Multiply, -1, AluOp::Add, immediates[a]);
         } else {
@@ -2702,7 +2791,7 @@ LogicalResult Lowering::run() {
     // Computations of rank-0 results, part of the store's nest.
     if (op.getNumResults() == 1 &&
         (getAlu(&op) || getFunction(&op) ||
-         isa<math::Log1pOp, math::PowFOp>(op)))
+         isa<math::Log1pOp, math::PowFOp, arith::SelectOp>(op)))
       continue;
     return op.emitError("inferentia: ")
            << op.getName() << " outside a loop nest is not supported";

@@ -86,6 +86,8 @@ StringRef inf::getName(Opcode opcode) {
     return "tensor_copy";
   case Opcode::Memset:
     return "memset";
+  case Opcode::Select:
+    return "select";
   }
   llvm_unreachable("unknown opcode");
 }
@@ -106,6 +108,18 @@ StringRef inf::getName(AluOp op) {
     return "max";
   case AluOp::Min:
     return "min";
+  case AluOp::IsEqual:
+    return "is_equal";
+  case AluOp::NotEqual:
+    return "not_equal";
+  case AluOp::IsGt:
+    return "is_gt";
+  case AluOp::IsGe:
+    return "is_ge";
+  case AluOp::IsLt:
+    return "is_lt";
+  case AluOp::IsLe:
+    return "is_le";
   }
   llvm_unreachable("unknown ALU operation");
 }
@@ -176,13 +190,16 @@ template <> ArrayRef<Opcode> enumerators() {
   static const Opcode all[] = {
       Opcode::DmaCopy,      Opcode::Matmul,       Opcode::Transpose,
       Opcode::Activation,   Opcode::TensorTensor, Opcode::TensorScalar,
-      Opcode::TensorReduce, Opcode::TensorCopy,   Opcode::Memset};
+      Opcode::TensorReduce, Opcode::TensorCopy,   Opcode::Memset,
+      Opcode::Select};
   return all;
 }
 template <> ArrayRef<AluOp> enumerators() {
-  static const AluOp all[] = {AluOp::Bypass,   AluOp::Add,    AluOp::Subtract,
-                              AluOp::Multiply, AluOp::Divide, AluOp::Max,
-                              AluOp::Min};
+  static const AluOp all[] = {
+      AluOp::Bypass,  AluOp::Add,      AluOp::Subtract, AluOp::Multiply,
+      AluOp::Divide,  AluOp::Max,      AluOp::Min,      AluOp::IsEqual,
+      AluOp::NotEqual, AluOp::IsGt,    AluOp::IsGe,     AluOp::IsLt,
+      AluOp::IsLe};
   return all;
 }
 template <> ArrayRef<ActivationFunction> enumerators() {
@@ -253,6 +270,7 @@ bool inf::canRun(Engine engine, Opcode opcode) {
     return engine == Engine::Scalar;
   case Opcode::TensorTensor:
   case Opcode::Memset:
+  case Opcode::Select:
     return engine == Engine::Vector || engine == Engine::GpSimd;
   case Opcode::TensorScalar:
   case Opcode::TensorCopy:
@@ -458,6 +476,8 @@ std::pair<size_t, size_t> getSrcCount(Opcode opcode) {
   case Opcode::Matmul:
   case Opcode::TensorTensor:
     return {2, 2};
+  case Opcode::Select:
+    return {3, 3};
   case Opcode::Activation:
     return {1, 2};
   case Opcode::TensorScalar:
@@ -680,6 +700,11 @@ std::string inf::checkInstruction(const Machine &machine,
     if (ins.alu0 == AluOp::Bypass)
       return "alu0: tensor_tensor needs an operation, not bypass";
     for (int64_t i : {0, 1})
+      if (std::string why = checkSameShape(ins, i, false); !why.empty())
+        return why;
+    break;
+  case Opcode::Select:
+    for (int64_t i : {0, 1, 2})
       if (std::string why = checkSameShape(ins, i, false); !why.empty())
         return why;
     break;
@@ -1189,6 +1214,8 @@ SmallVector<StringRef> getInstructionFields(Opcode opcode) {
     break;
   case Opcode::Memset:
     fields.push_back("imm0");
+    break;
+  case Opcode::Select:
     break;
   }
   return fields;

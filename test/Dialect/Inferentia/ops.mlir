@@ -91,7 +91,7 @@ inferentia.program @tensor_engine attributes {
 // The vector, scalar and GpSimd engines' instructions: an activation with
 // a per-partition bias operand and one with an immediate bias, elementwise
 // and per-partition arithmetic, a reduction of the innermost free dimension
-// and a memset.
+// a memset, a comparison and a select.
 // CHECK-LABEL: inferentia.program @compute
 // CHECK: %[[I:[0-9]+]] = inferentia.alloc address(0)
 // CHECK: %[[O:[0-9]+]] = inferentia.alloc address(1024)
@@ -104,6 +104,8 @@ inferentia.program @tensor_engine attributes {
 // CHECK: %[[T4:[0-9]+]] = inferentia.tensor_scalar "max", "bypass" %[[O]]<{{.*}}>, %[[O]]<{{.*}}> deps(%[[T3]]) {engine = "gpsimd"}
 // CHECK: %[[T5:[0-9]+]] = inferentia.tensor_reduce "max" %[[R]]<p = 0 : 8, offset = 0, strides = [1], sizes = [16]>, %[[O]]<p = 0 : 8, offset = 0, strides = [16, 1], sizes = [16, 16]> dims(1) deps(%[[T4]]) {engine = "vector"}
 // CHECK: inferentia.memset %[[O]]<p = 0 : 8, offset = 0, strides = [1], sizes = [256]> value(-1.000000e+00) deps(%[[T5]]) {engine = "gpsimd"} : !inferentia.buffer<sbuf, 8, 256, f32
+// CHECK: %[[T7:[0-9]+]] = inferentia.tensor_scalar "is_lt", "bypass" %[[O]]<{{.*}}>, %[[I]]<{{.*}}> deps(%{{[0-9]+}}) {engine = "vector"}
+// CHECK: inferentia.select %[[O]]<{{.*}}>, %[[O]]<{{.*}}>, %[[I]]<{{.*}}>, %[[O]]<{{.*}}> deps(%[[T7]]) {engine = "vector"}
 !v = !inferentia.buffer<sbuf, 8, 256, f32, #inferentia.mapping<shape = [8, 256], partition_dim = 0, partition_tile = 8>>
 !b = !inferentia.buffer<sbuf, 8, 1, f32, #inferentia.mapping<shape = [8, 1], partition_dim = 0, partition_tile = 8>>
 !r = !inferentia.buffer<sbuf, 8, 16, f32, #inferentia.mapping<shape = [8, 16], partition_dim = 0, partition_tile = 8>>
@@ -123,6 +125,8 @@ inferentia.program @compute attributes {
   %t4 = inferentia.tensor_scalar "max", "bypass" %o<p = 0 : 8, offset = 0, strides = [1], sizes = [256]>, %o<p = 0 : 8, offset = 0, strides = [1], sizes = [256]> deps(%t3) {engine = "gpsimd"} : !v, !v
   %t5 = inferentia.tensor_reduce "max" %r<p = 0 : 8, offset = 0, strides = [1], sizes = [16]>, %o<p = 0 : 8, offset = 0, strides = [16, 1], sizes = [16, 16]> dims(1) deps(%t4) {engine = "vector"} : !r, !v
   %t6 = inferentia.memset %o<p = 0 : 8, offset = 0, strides = [1], sizes = [256]> value(-1.0) deps(%t5) {engine = "gpsimd"} : !v
+  %t7 = inferentia.tensor_scalar "is_lt", "bypass" %o<p = 0 : 8, offset = 0, strides = [1], sizes = [256]>, %i<p = 0 : 8, offset = 0, strides = [1], sizes = [256]> deps(%t6) {engine = "vector"} : !v, !v
+  %t8 = inferentia.select %o<p = 0 : 8, offset = 0, strides = [1], sizes = [256]>, %o<p = 0 : 8, offset = 0, strides = [1], sizes = [256]>, %i<p = 0 : 8, offset = 0, strides = [1], sizes = [256]>, %o<p = 0 : 8, offset = 0, strides = [1], sizes = [256]> deps(%t7) {engine = "vector"} : !v, !v, !v, !v
 }
 
 // -----

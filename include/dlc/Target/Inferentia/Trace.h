@@ -70,8 +70,27 @@ enum class Opcode {
   TensorCopy,
   /// dst = imm0.
   Memset,
+  /// dst = srcs[1] where srcs[0] is not 0, else srcs[2] (NKI's
+  /// nl.where), elementwise.
+  Select,
 };
-enum class AluOp { Bypass, Add, Subtract, Multiply, Divide, Max, Min };
+/// Comparisons give 1.0 where they hold and 0.0 elsewhere (NKI's
+/// nl.equal, nl.greater, ... as ALU operations).
+enum class AluOp {
+  Bypass,
+  Add,
+  Subtract,
+  Multiply,
+  Divide,
+  Max,
+  Min,
+  IsEqual,
+  NotEqual,
+  IsGt,
+  IsGe,
+  IsLt,
+  IsLe
+};
 enum class ActivationFunction {
   Identity,
   Relu,

@@ -106,7 +106,8 @@ std::optional<Engine> dlc::inferentia::parseEngine(StringRef name) {
 std::optional<AluOp> dlc::inferentia::parseAluOp(StringRef name) {
   return parseName(name, {AluOp::Bypass, AluOp::Add, AluOp::Subtract,
                           AluOp::Multiply, AluOp::Divide, AluOp::Max,
-                          AluOp::Min});
+                          AluOp::Min, AluOp::IsEqual, AluOp::NotEqual,
+                          AluOp::IsGt, AluOp::IsGe, AluOp::IsLt, AluOp::IsLe});
 }
 std::optional<ActivationFunction>
 dlc::inferentia::parseFunction(StringRef name) {
@@ -487,6 +488,7 @@ dlc::inferentia::toInstruction(Operation *op,
           .Case([](TensorReduceOp) { return Opcode::TensorReduce; })
           .Case([](TensorCopyOp) { return Opcode::TensorCopy; })
           .Case([](MemsetOp) { return Opcode::Memset; })
+          .Case([](SelectOp) { return Opcode::Select; })
           .Default([](Operation *) { return std::nullopt; });
   if (!opcode)
     return op->emitOpError("is not an instruction");

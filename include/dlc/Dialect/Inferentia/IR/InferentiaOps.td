@@ -401,4 +401,18 @@ def Inferentia_MemsetOp : Inferentia_InstructionOp<"memset"> {
   }];
 }
 
+def Inferentia_SelectOp : Inferentia_InstructionOp<"select"> {
+  let summary = "dst = src1 where src0 is not 0, else src2, elementwise";
+  let description = [{
+    The predicate `src0` is a mask of 1.0 and 0.0, such as a comparison
+    (`tensor_tensor "is_gt"`) gives; NKI's `nl.where`.
+  }];
+  let arguments = commonArguments;
+  let assemblyFormat = [{
+    custom<Operands>($dst, $dst_ap, $srcs, $src_aps)
+    (`deps` `(` $deps^ `)`)? attr-dict `:` qualified(type($dst)) `,`
+    qualified(type($srcs))
+  }];
+}
+
 #endif // DLC_DIALECT_INFERENTIA_IR_INFERENTIAOPS_TD
