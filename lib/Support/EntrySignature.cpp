@@ -139,3 +139,16 @@ FailureOr<EntrySignature> dlc::getRecordedEntrySignature(ModuleOp module) {
       module.getLoc(), function.getValue(), cast<FunctionType>(type.getValue()),
       entry.getAs<ArrayAttr>("arg_attrs"), entry.getAs<ArrayAttr>("res_attrs"));
 }
+
+llvm::Error
+dlc::EntrySignature::checkInputs(llvm::ArrayRef<Tensor> args) const {
+  if (args.size() != inputs.size())
+    return llvm::createStringError("the model takes %zu inputs, %zu were given",
+                                   inputs.size(), args.size());
+  for (auto [input, spec] : llvm::zip_equal(args, inputs))
+    if (!spec.accepts(input.kind, input.shape))
+      return llvm::createStringError(
+          "input '%s' must be %s, got %s", spec.name.c_str(),
+          spec.getTypeString().c_str(), input.getTypeString().c_str());
+  return llvm::Error::success();
+}

@@ -216,8 +216,7 @@ void BankLayoutAssigner::analyse(func::FuncOp func, AnalysisContext &context) {
   auto isBankable = [&](Value root) {
     auto type = dyn_cast<MemRefType>(root.getType());
     if (!type || type.getRank() == 0 || !type.hasStaticShape() ||
-        !type.getLayout().isIdentity() ||
-        getElementBytes(type) == 0)
+        !type.getLayout().isIdentity() || getElementBytes(type) == 0)
       return false;
     // Defined in the function body, outside the nests: a copy before a
     // nest can read it.

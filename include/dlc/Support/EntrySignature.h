@@ -52,6 +52,10 @@ struct EntrySignature {
   std::string functionName;
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> outputs;
+
+  /// Success when `args` are the inputs (their number, kinds and shapes),
+  /// else an error saying which is not: every executor's first check.
+  llvm::Error checkInputs(llvm::ArrayRef<Tensor> args) const;
 };
 
 /// The host's physical memory in bytes (UINT64_MAX if unknown).

@@ -318,16 +318,8 @@ public:
 
   llvm::Expected<std::vector<Tensor>>
   run(llvm::ArrayRef<Tensor> inputs) override {
-    if (inputs.size() != signature.inputs.size())
-      return llvm::createStringError(
-          "the model takes %zu inputs, %zu were given", signature.inputs.size(),
-          inputs.size());
-    for (auto [input, spec] : llvm::zip_equal(inputs, signature.inputs)) {
-      if (!spec.accepts(input.kind, input.shape))
-        return llvm::createStringError(
-            "input '%s' must be %s, got %s", spec.name.c_str(),
-            spec.getTypeString().c_str(), input.getTypeString().c_str());
-    }
+    if (llvm::Error error = signature.checkInputs(inputs))
+      return std::move(error);
 
     // The compiled code may update its arguments in place (bufferization
     // treats them as writable), so it works on copies of the inputs.

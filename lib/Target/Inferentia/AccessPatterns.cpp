@@ -180,8 +180,7 @@ Linearized linearizeImpl(AffineExpr expr, unsigned numLoops, const Box &box) {
 } // namespace
 
 std::variant<LinearForm, Split, std::monostate>
-dlc::inferentia::linearize(AffineExpr expr, unsigned numLoops,
-                           const Box &box) {
+dlc::inferentia::linearize(AffineExpr expr, unsigned numLoops, const Box &box) {
   return linearizeImpl(expr, numLoops, box);
 }
 
@@ -212,8 +211,7 @@ int64_t Layout::getTileStride() const {
 int64_t Layout::getFreeElements() const {
   if (partitionDim < 0)
     return getTileStride();
-  return llvm::divideCeil(shape[partitionDim], partitionTile) *
-         getTileStride();
+  return llvm::divideCeil(shape[partitionDim], partitionTile) * getTileStride();
 }
 
 SmallVector<AffineExpr>
@@ -248,7 +246,8 @@ dlc::inferentia::toMappingIndex(ArrayRef<AffineExpr> index,
   return indices;
 }
 
-ElementLocation dlc::inferentia::locate(const Access &access, const Layout &layout) {
+ElementLocation dlc::inferentia::locate(const Access &access,
+                                        const Layout &layout) {
   MLIRContext *context = access.root.getContext();
   ElementLocation location{getAffineConstantExpr(0, context),
                            getAffineConstantExpr(0, context)};
@@ -260,9 +259,8 @@ ElementLocation dlc::inferentia::locate(const Access &access, const Layout &layo
   for (auto [d, index] : llvm::enumerate(indices)) {
     if (static_cast<int64_t>(d) == layout.partitionDim) {
       location.partition = index % layout.partitionTile;
-      location.free =
-          location.free +
-          index.floorDiv(layout.partitionTile) * layout.getTileStride();
+      location.free = location.free + index.floorDiv(layout.partitionTile) *
+                                          layout.getTileStride();
     } else {
       location.free = location.free + index * layout.getFreeStride(d);
     }
@@ -270,9 +268,10 @@ ElementLocation dlc::inferentia::locate(const Access &access, const Layout &layo
   return location;
 }
 
-PatternOrSplit dlc::inferentia::getLoopPattern(
-    const ElementLocation &location, unsigned numLoops, const Box &box,
-    std::optional<unsigned> partitionLoop) {
+PatternOrSplit
+dlc::inferentia::getLoopPattern(const ElementLocation &location,
+                                unsigned numLoops, const Box &box,
+                                std::optional<unsigned> partitionLoop) {
   PatternOrSplit result;
   Linearized partition = linearize(location.partition, numLoops, box);
   if (auto *split = std::get_if<Split>(&partition)) {
@@ -353,8 +352,7 @@ std::optional<Box> clipOne(const Box &box, const LinearForm &form, bool isEq) {
 std::optional<Box> dlc::inferentia::clip(const Box &box, IntegerSet set) {
   Box result = box;
   for (unsigned i = 0; i < set.getNumConstraints(); ++i) {
-    Linearized form =
-        linearize(set.getConstraint(i), set.getNumDims(), result);
+    Linearized form = linearize(set.getConstraint(i), set.getNumDims(), result);
     auto *linear = std::get_if<LinearForm>(&form);
     if (!linear)
       return std::nullopt;

@@ -75,9 +75,7 @@ struct Layout {
   llvm::SmallVector<int64_t> permutation;
 
   static Layout get(MappingAttr mapping);
-  int64_t getPartitions() const {
-    return partitionDim < 0 ? 1 : partitionTile;
-  }
+  int64_t getPartitions() const { return partitionDim < 0 ? 1 : partitionTile; }
   int64_t getFreeElements() const;
   /// Free-position stride of dimension `dim` (not the partition one).
   int64_t getFreeStride(int64_t dim) const;
@@ -128,8 +126,8 @@ struct PatternOrSplit {
 /// `partitionLoop` (or no loop): the partition must move with that loop
 /// alone (coefficient 1) or with none, and the free position must not move
 /// with it.
-PatternOrSplit getLoopPattern(const ElementLocation &location, unsigned numLoops,
-                              const Box &box,
+PatternOrSplit getLoopPattern(const ElementLocation &location,
+                              unsigned numLoops, const Box &box,
                               std::optional<unsigned> partitionLoop);
 
 /// The part of `box` where `set` (over the loops) holds, when each of its

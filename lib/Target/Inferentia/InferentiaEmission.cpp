@@ -331,8 +331,7 @@ void printPattern(const AccessPattern &ap, raw_ostream &os) {
   llvm::interleave(
       ap.dims, os, [&](const auto &dim) { os << dim.second; }, ",");
   os << "):(";
-  llvm::interleave(
-      ap.dims, os, [&](const auto &dim) { os << dim.first; }, ",");
+  llvm::interleave(ap.dims, os, [&](const auto &dim) { os << dim.first; }, ",");
   os << ") " << getName(ap.type) << "]";
 }
 

@@ -153,15 +153,8 @@ public:
   llvm::Expected<std::vector<Tensor>>
   run(llvm::ArrayRef<Tensor> args) override {
     const EntrySignature &signature = manifest.signature;
-    if (args.size() != signature.inputs.size())
-      return llvm::createStringError(
-          "the model takes %zu inputs, %zu were given", signature.inputs.size(),
-          args.size());
-    for (auto [input, spec] : llvm::zip_equal(args, signature.inputs))
-      if (!spec.accepts(input.kind, input.shape))
-        return llvm::createStringError(
-            "input '%s' must be %s, got %s", spec.name.c_str(),
-            spec.getTypeString().c_str(), input.getTypeString().c_str());
+    if (llvm::Error error = signature.checkInputs(args))
+      return std::move(error);
     simulator.reset();
     auto sim = std::make_unique<Simulator>(trace);
     if (llvm::Error error = sim->loadWeights(weights))

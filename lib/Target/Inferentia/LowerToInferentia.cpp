@@ -188,7 +188,9 @@ Region getRegion(Value buffer, AccessPatternAttr ap) {
     base = tensor.getAddress();
   region.lo = base + lo * bytes;
   region.hi = base + (hi + 1) * bytes;
-  region.memory = type.getMemory() == "dram" ? 0 : type.getMemory() == "sbuf" ? 1 : 2;
+  region.memory = type.getMemory() == "dram"   ? 0
+                  : type.getMemory() == "sbuf" ? 1
+                                               : 2;
   return region;
 }
 
@@ -376,8 +378,9 @@ private:
   FailureOr<Access> resolve(Operation *user, Value memref,
                             ArrayRef<AffineExpr> indices);
   LogicalResult parseNest(Operation *root, Nest &nest);
-  FailureOr<SmallVector<Piece>> parsePieces(Nest &nest, Value value,
-                                            SmallVector<std::pair<IntegerSet, bool>> conditions);
+  FailureOr<SmallVector<Piece>>
+  parsePieces(Nest &nest, Value value,
+              SmallVector<std::pair<IntegerSet, bool>> conditions);
   FailureOr<int> parseValue(Nest &nest, Value value);
   LogicalResult assignMappings();
   /// Shapes contractions for the tensor engine before buffers are placed:
@@ -429,19 +432,16 @@ private:
   /// when the innermost output loop steps one source dimension; nullopt
   /// otherwise (the caller gathers element by element).
   std::optional<Operand> gatherRows(Nest &nest, const BodyValue &moving,
-                                    const Box &chunk,
-                                    ArrayRef<unsigned> packed,
+                                    const Box &chunk, ArrayRef<unsigned> packed,
                                     ArrayRef<unsigned> order, Value slot,
                                     int64_t partitions);
   /// The matmuls of a packed contraction (Nest::Packing): per output box and
   /// chunk of the packed loops, the moving operand is gathered into a slot
   /// by DMA (one partition per channel and tap), the weights lie packed.
-  FailureOr<bool> lowerPackedContraction(Nest &nest, ArrayRef<Box> outBoxes,
-                                         unsigned mLoop,
-                                         ArrayRef<unsigned> nLoops,
-                                         ArrayRef<bool> inStore,
-                                         const Access &weights,
-                                         int movingIndex);
+  FailureOr<bool>
+  lowerPackedContraction(Nest &nest, ArrayRef<Box> outBoxes, unsigned mLoop,
+                         ArrayRef<unsigned> nLoops, ArrayRef<bool> inStore,
+                         const Access &weights, int movingIndex);
   /// The copy nest `nest` on `box` from `source`, whose partitions follow
   /// other loops than the destination's: DMAs, one per destination
   /// partition.
@@ -688,8 +688,7 @@ Lowering::parsePieces(Nest &nest, Value value,
     return pieces;
   }
   if (auto ifOp = value.getDefiningOp<affine::AffineIfOp>()) {
-    FailureOr<SmallVector<AffineExpr>> dims =
-        dimsOf(ifOp, ifOp.getOperands());
+    FailureOr<SmallVector<AffineExpr>> dims = dimsOf(ifOp, ifOp.getOperands());
     if (failed(dims))
       return failure();
     IntegerSet set = ifOp.getIntegerSet().replaceDimsAndSymbols(
@@ -710,10 +709,9 @@ Lowering::parsePieces(Nest &nest, Value value,
     return pieces;
   }
   Operation *def = value.getDefiningOp();
-  return (def ? def : nest.root)
-      ->emitError("inferentia: a value read through ")
-      << (def ? def->getName().getStringRef() : StringRef("an argument"))
-      << " is not supported";
+  return (def ? def : nest.root)->emitError("inferentia: a value read through ")
+         << (def ? def->getName().getStringRef() : StringRef("an argument"))
+         << " is not supported";
 }
 
 FailureOr<int> Lowering::parseValue(Nest &nest, Value value) {
@@ -750,8 +748,8 @@ FailureOr<int> Lowering::parseValue(Nest &nest, Value value) {
     }
   } else {
     return (def ? def : nest.root)->emitError()
-           << "inferentia: node '" << getNodeName(nest.root->getLoc())
-           << "' (" << getNodeOpType(nest.root->getLoc()) << "): "
+           << "inferentia: node '" << getNodeName(nest.root->getLoc()) << "' ("
+           << getNodeOpType(nest.root->getLoc()) << "): "
            << (def ? def->getName().getStringRef() : StringRef("argument"))
            << " has no engine instruction";
   }
@@ -775,8 +773,7 @@ LogicalResult Lowering::parseNest(Operation *root, Nest &nest) {
     if (inner.empty())
       break;
     if (std::next(inner.begin()) != inner.end() ||
-        &body->front() != *inner.begin() ||
-        body->getOperations().size() != 2)
+        &body->front() != *inner.begin() || body->getOperations().size() != 2)
       return emitNestError(nest) << "the nest is not perfectly nested";
     loop = *inner.begin();
   }
@@ -839,7 +836,8 @@ LogicalResult Lowering::assignMappings() {
     SmallVector<int64_t> mappingShape(shape);
     if (mappingShape.empty())
       mappingShape.push_back(1), dim = 0;
-    int64_t tile = dim < 0 ? 1 : std::min(mappingShape[dim], machine.partitions);
+    int64_t tile =
+        dim < 0 ? 1 : std::min(mappingShape[dim], machine.partitions);
     root.mapping = MappingAttr::get(context, mappingShape, dim, tile);
     root.layout = Layout::get(root.mapping);
   }
@@ -918,9 +916,9 @@ bool Lowering::tryPacking(Nest &nest, int product, unsigned mLoop,
       total *= nest.trips[loop];
     if (inner > machine.partitions || total <= channels)
       return false;
-    int64_t chunk =
-        std::min(nest.trips[reductionDims.front().first],
-                 machine.partitions / inner) * inner;
+    int64_t chunk = std::min(nest.trips[reductionDims.front().first],
+                             machine.partitions / inner) *
+                    inner;
     SmallVector<int64_t> permutation;
     Nest::Packing packing;
     for (auto [loop, d] : reductionDims) {
@@ -1017,7 +1015,8 @@ void Lowering::planContractions() {
         continue;
       Root &weights = roots[access->root];
       if (weights.role != Role::Weights ||
-          static_cast<int64_t>(access->indices.size()) != weights.type.getRank())
+          static_cast<int64_t>(access->indices.size()) !=
+              weights.type.getRank())
         continue;
       std::optional<int64_t> outputDim, contractionDim;
       for (auto [d, index] : llvm::enumerate(access->indices)) {
@@ -1056,8 +1055,8 @@ void Lowering::planContractions() {
 LogicalResult Lowering::allocate() {
   // Scratch at the top of every partition: the rotating slots; below, the
   // buffers' homes, first fit over their live ranges.
-  int64_t capacity = machine.sbufPartitionBytes -
-                     kSlots * kSlotElements * kElementBytes - 512;
+  int64_t capacity =
+      machine.sbufPartitionBytes - kSlots * kSlotElements * kElementBytes - 512;
   struct Interval {
     int64_t begin, end, last;
   };
@@ -1110,12 +1109,13 @@ LogicalResult Lowering::allocate() {
           !rowMajor) {
         Operation *where = nests[root->first].root;
         return where->emitError()
-               << "inferentia: node '" << getNodeName(where->getLoc())
-               << "' (" << getNodeOpType(where->getLoc()) << "): "
-               << root->name << " needs " << size
+               << "inferentia: node '" << getNodeName(where->getLoc()) << "' ("
+               << getNodeOpType(where->getLoc()) << "): " << root->name
+               << " needs " << size
                << " bytes per partition of SBUF, more than the "
-               << capacity - at << " left, and cannot be read from DRAM in "
-                                   "its layout";
+               << capacity - at
+               << " left, and cannot be read from DRAM in "
+                  "its layout";
       }
       root->inDram = true;
       continue;
@@ -1130,9 +1130,9 @@ LogicalResult Lowering::allocate() {
 // Emission
 //===----------------------------------------------------------------------===//
 
-AccessPatternAttr
-Lowering::getAp(int64_t start, int64_t partitions, int64_t partitionStride,
-                int64_t offset, ArrayRef<std::pair<int64_t, int64_t>> dims) {
+AccessPatternAttr Lowering::getAp(int64_t start, int64_t partitions,
+                                  int64_t partitionStride, int64_t offset,
+                                  ArrayRef<std::pair<int64_t, int64_t>> dims) {
   SmallVector<int64_t> strides, sizes;
   for (auto [stride, size] : dims) {
     if (size == 1)
@@ -1173,11 +1173,10 @@ Value Lowering::emit(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
   auto toDram = [&](const Operand &o) {
     auto mapping = cast<BufferType>(o.buffer.getType()).getMapping();
     int64_t free = mapping.getFreeElements();
-    return Operand{o.buffer,
-                   AccessPatternAttr::get(context, 0, o.ap.getPartitions(), free,
-                                          o.ap.getStart() * free +
-                                              o.ap.getOffset(),
-                                          o.ap.getStrides(), o.ap.getSizes())};
+    return Operand{o.buffer, AccessPatternAttr::get(
+                                 context, 0, o.ap.getPartitions(), free,
+                                 o.ap.getStart() * free + o.ap.getOffset(),
+                                 o.ap.getStrides(), o.ap.getSizes())};
   };
   if (engine == Engine::Dma && (inDram(dst) || llvm::any_of(srcs, inDram))) {
     // Off chip: why the DRAM tensor moves (a load of an input or weights,
@@ -1222,8 +1221,7 @@ Value Lowering::emit(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
     bool lanes = opName != MatmulOp::getOperationName() &&
                  opName != inferentia::TransposeOp::getOperationName();
     auto legal = [&](const Operand &o) {
-      return checkPartitionRange(machine, o.ap.getStart(),
-                                 o.ap.getPartitions())
+      return checkPartitionRange(machine, o.ap.getStart(), o.ap.getPartitions())
           .empty();
     };
     SmallVector<Operand> sources(srcs);
@@ -1272,8 +1270,7 @@ Value Lowering::emitRaw(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
   SmallVector<Region> srcRegions;
   for (const Operand &src : srcs) {
     srcRegions.push_back(getRegion(src.buffer, src.ap));
-    tracker.collect(src.buffer, srcRegions.back(), /*write=*/false, lane,
-                    deps);
+    tracker.collect(src.buffer, srcRegions.back(), /*write=*/false, lane, deps);
   }
   OperationState state(currentLoc ? *currentLoc : builder.getUnknownLoc(),
                        opName);
@@ -1288,10 +1285,10 @@ Value Lowering::emitRaw(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
   state.addAttribute("src_aps", builder.getArrayAttr(srcAps));
   state.addAttribute("engine", builder.getStringAttr(getName(engine)));
   state.addAttribute("layer", builder.getI64IntegerAttr(currentLayer));
-  state.addAttribute("operandSegmentSizes",
-                     builder.getDenseI32ArrayAttr(
-                         {1, static_cast<int32_t>(srcs.size()),
-                          static_cast<int32_t>(deps.size())}));
+  state.addAttribute(
+      "operandSegmentSizes",
+      builder.getDenseI32ArrayAttr({1, static_cast<int32_t>(srcs.size()),
+                                    static_cast<int32_t>(deps.size())}));
   if (engine == Engine::Dma)
     state.addAttribute("queue", builder.getI64IntegerAttr(queue));
   if (cause)
@@ -1316,7 +1313,8 @@ Value Lowering::emitRaw(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
     for (const Operand &src : srcs)
       if (cast<BufferType>(src.buffer.getType()).getMemory() == "dram")
         layerReads[currentLayer] += bytesOf(src);
-    layerBusy[currentLayer][lane < 8 ? lane : 8 + (lane - 8) % machine.dmaQueues] +=
+    layerBusy[currentLayer]
+             [lane < 8 ? lane : 8 + (lane - 8) % machine.dmaQueues] +=
         estimateSeconds(opName, dst, srcs, engine);
   }
   return token;
@@ -1349,7 +1347,7 @@ double Lowering::estimateSeconds(StringRef opName, const Operand &dst,
     else if (opName == TensorReduceOp::getOperationName())
       cycles = std::max<int64_t>(machine.engineMinCycles,
                                  srcs[0].ap.getFreeElements());
-    double clock = engine == Engine::Scalar ? machine.scalarClockHz
+    double clock = engine == Engine::Scalar   ? machine.scalarClockHz
                    : engine == Engine::GpSimd ? machine.gpsimdClockHz
                                               : machine.vectorClockHz;
     return cycles / clock;
@@ -1384,16 +1382,16 @@ void Lowering::loadRoot(Root &root) {
   int64_t pdSize = shape[pd];
   int64_t tileStride = layout.getTileStride();
   for (int64_t t = 0; t * layout.partitionTile < pdSize; ++t) {
-    int64_t count = std::min(layout.partitionTile, pdSize - t * layout.partitionTile);
+    int64_t count =
+        std::min(layout.partitionTile, pdSize - t * layout.partitionTile);
     SmallVector<std::pair<int64_t, int64_t>> dramDims;
     if (outer > 1)
       dramDims.emplace_back(pdSize * inner, outer);
     dramDims.emplace_back(1, inner);
-    Operand sbuf{root.sbuf, getAp(0, count, 0, t * tileStride,
-                                  {{1, tileStride}})};
-    Operand dram{root.dram,
-                 getAp(0, count, inner, t * layout.partitionTile * inner,
-                       dramDims)};
+    Operand sbuf{root.sbuf,
+                 getAp(0, count, 0, t * tileStride, {{1, tileStride}})};
+    Operand dram{root.dram, getAp(0, count, inner,
+                                  t * layout.partitionTile * inner, dramDims)};
     if (root.role == Role::Output)
       emitSplitDma(dram, sbuf, Cause::Store);
     else
@@ -1564,8 +1562,8 @@ static SmallVector<Box> subtract(const Box &box, const Box &inner) {
 }
 
 /// The varying loops of `box` other than `partitionLoop`, outermost first.
-static SmallVector<unsigned> getFreeOrder(const Box &box,
-                                          std::optional<unsigned> partitionLoop) {
+static SmallVector<unsigned>
+getFreeOrder(const Box &box, std::optional<unsigned> partitionLoop) {
   SmallVector<unsigned> order;
   for (unsigned l = 0; l < box.lo.size(); ++l)
     if (box.getSize(l) > 1 && (!partitionLoop || l != *partitionLoop))
@@ -1651,15 +1649,15 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
           if (freeElements > machine.getPsumBankElements()) {
             split = true;
             unsigned loop = order.front();
-            where = {loop, box.lo[loop] + std::max<int64_t>(
-                                              1, box.getSize(loop) / 2)};
+            where = {loop, box.lo[loop] +
+                               std::max<int64_t>(1, box.getSize(loop) / 2)};
             return success();
           }
           Operand row{boxOperand.buffer, toAp(boxOperand, 1, box, order)};
           if (!checkPartitionRange(machine, row.ap.getStart(), 1).empty())
             row = realign(row);
-          Operand column{ones, getAp(row.ap.getStart(), 1, 0, 0,
-                                     {{1, partitions}})};
+          Operand column{ones,
+                         getAp(row.ap.getStart(), 1, 0, 0, {{1, partitions}})};
           SmallVector<std::pair<int64_t, int64_t>> dims;
           int64_t stride = 1;
           for (unsigned l : llvm::reverse(order)) {
@@ -1683,12 +1681,14 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
         return success();
       if (immediates.count(*x))
         return emitNestError(nest) << "a function of constants";
-      Operand out = isTarget && dst
-                        ? Operand{dst->buffer, toAp(*dst, partitions, box, order)}
-                        : slotOperand();
+      Operand out =
+          isTarget && dst
+              ? Operand{dst->buffer, toAp(*dst, partitions, box, order)}
+              : slotOperand();
       emit(ActivationOp::getOperationName(), out, {operands[*x]},
-           {builder.getNamedAttr("function", builder.getStringAttr(getName(
-                                                 ActivationFunction::Sigmoid)))},
+           {builder.getNamedAttr(
+               "function",
+               builder.getStringAttr(getName(ActivationFunction::Sigmoid)))},
            Engine::Scalar);
       operands[index] = out;
       if (isTarget)
@@ -1713,9 +1713,9 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
         } else {
           // A copy the elimination kept (or the bank layout inserted)
           // moves data into another arrangement: an on-chip copy.
-          bool copy = nest.relayout ||
-                      (nest.description &&
-                       nest.description->kind == NestClass::Copy);
+          bool copy =
+              nest.relayout ||
+              (nest.description && nest.description->kind == NestClass::Copy);
           emit(TensorCopyOp::getOperationName(), out, {operands[index]}, {},
                Engine::Vector, copy ? Cause::Relayout : Cause::None);
         }
@@ -1728,9 +1728,10 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
                       : slotOperand();
     Operation *op = value.op;
     auto activation = [&](Operand to, Operand from, ActivationFunction f) {
-      emit(ActivationOp::getOperationName(), to, {from},
-           {builder.getNamedAttr("function", builder.getStringAttr(getName(f)))},
-           Engine::Scalar);
+      emit(
+          ActivationOp::getOperationName(), to, {from},
+          {builder.getNamedAttr("function", builder.getStringAttr(getName(f)))},
+          Engine::Scalar);
     };
     auto scalarOp = [&](Operand to, Operand from, AluOp alu0, double imm0) {
       emit(TensorScalarOp::getOperationName(), to, {from},
@@ -1777,8 +1778,8 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
           return filled;
         };
         Operand onTrue = side(a), onFalse = side(b);
-        emit(SelectOp::getOperationName(), out,
-             {operands[c], onTrue, onFalse}, {}, Engine::Vector);
+        emit(SelectOp::getOperationName(), out, {operands[c], onTrue, onFalse},
+             {}, Engine::Vector);
       }
     } else if (isa<math::Log1pOp>(op)) {
       // log(1 + x): the sum, then the logarithm.
@@ -1829,8 +1830,8 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
         immediates[index] = applyAlu(alu, immediates[a], immediates[b]);
         if (isTarget && dst) {
           emit(MemsetOp::getOperationName(), out, {},
-               {builder.getNamedAttr("imm0", builder.getF32FloatAttr(
-                                                 immediates[index]))},
+               {builder.getNamedAttr(
+                   "imm0", builder.getF32FloatAttr(immediates[index]))},
                Engine::Vector);
           result = out;
         }
@@ -1838,12 +1839,13 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
       }
       auto scalar = [&](Operand src, AluOp alu0, double imm0, AluOp alu1,
                         double imm1) {
-        emit(TensorScalarOp::getOperationName(), out, {src},
-             {builder.getNamedAttr("alu0", builder.getStringAttr(getName(alu0))),
-              builder.getNamedAttr("alu1", builder.getStringAttr(getName(alu1))),
-              builder.getNamedAttr("imm0", builder.getF32FloatAttr(imm0)),
-              builder.getNamedAttr("imm1", builder.getF32FloatAttr(imm1))},
-             Engine::Vector);
+        emit(
+            TensorScalarOp::getOperationName(), out, {src},
+            {builder.getNamedAttr("alu0", builder.getStringAttr(getName(alu0))),
+             builder.getNamedAttr("alu1", builder.getStringAttr(getName(alu1))),
+             builder.getNamedAttr("imm0", builder.getF32FloatAttr(imm0)),
+             builder.getNamedAttr("imm1", builder.getF32FloatAttr(imm1))},
+            Engine::Vector);
       };
       if (bImm) {
         scalar(operands[a], alu, immediates[b], AluOp::Bypass, 0);
@@ -1859,16 +1861,16 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
           Operand reciprocal = slotOperand();
           emit(ActivationOp::getOperationName(), reciprocal, {operands[b]},
                {builder.getNamedAttr(
-                   "function",
-                   builder.getStringAttr(getName(ActivationFunction::Reciprocal)))},
+                   "function", builder.getStringAttr(
+                                   getName(ActivationFunction::Reciprocal)))},
                Engine::Scalar);
           scalar(reciprocal, AluOp::Multiply, immediates[a], AluOp::Bypass, 0);
         }
       } else {
-        emit(TensorTensorOp::getOperationName(), out,
-             {operands[a], operands[b]},
-             {builder.getNamedAttr("alu0", builder.getStringAttr(getName(alu)))},
-             Engine::Vector);
+        emit(
+            TensorTensorOp::getOperationName(), out, {operands[a], operands[b]},
+            {builder.getNamedAttr("alu0", builder.getStringAttr(getName(alu)))},
+            Engine::Vector);
       }
     }
     operands[index] = out;
@@ -1909,15 +1911,16 @@ LogicalResult Lowering::lowerElementwise(Nest &nest, const Box &full) {
         [&](const Box &sub, ArrayRef<int> chosen) -> LogicalResult {
           std::function<LogicalResult(const Box &)> attempt =
               [&](const Box &b) -> LogicalResult {
-            PatternOrSplit out =
-                getLoopPattern(locate(nest.store, roots[nest.store.root].layout),
-                               nest.getNumLoops(), b, partitionLoop);
+            PatternOrSplit out = getLoopPattern(
+                locate(nest.store, roots[nest.store.root].layout),
+                nest.getNumLoops(), b, partitionLoop);
             if (out.split) {
-              return success(
-                  succeeded(attempt(b.restrict(out.split->loop, b.lo[out.split->loop],
-                                               out.split->value))) &&
-                  succeeded(attempt(b.restrict(out.split->loop, out.split->value,
-                                               b.hi[out.split->loop]))));
+              return success(succeeded(attempt(b.restrict(out.split->loop,
+                                                          b.lo[out.split->loop],
+                                                          out.split->value))) &&
+                             succeeded(attempt(
+                                 b.restrict(out.split->loop, out.split->value,
+                                            b.hi[out.split->loop]))));
             }
             if (!out.pattern)
               return emitNestError(nest) << "writing: " << out.why;
@@ -1938,13 +1941,12 @@ LogicalResult Lowering::lowerElementwise(Nest &nest, const Box &full) {
                     locate(*piece.access, roots[piece.access->root].layout),
                     nest.getNumLoops(), b, partitionLoop);
                 if (src.split)
-                  return success(
-                      succeeded(attempt(b.restrict(src.split->loop,
-                                                   b.lo[src.split->loop],
-                                                   src.split->value))) &&
-                      succeeded(attempt(b.restrict(src.split->loop,
-                                                   src.split->value,
-                                                   b.hi[src.split->loop]))));
+                  return success(succeeded(attempt(b.restrict(
+                                     src.split->loop, b.lo[src.split->loop],
+                                     src.split->value))) &&
+                                 succeeded(attempt(b.restrict(
+                                     src.split->loop, src.split->value,
+                                     b.hi[src.split->loop]))));
                 if (!src.pattern)
                   return emitRelayout(
                       nest, b, roots[nest.store.root].sbuf,
@@ -1956,16 +1958,14 @@ LogicalResult Lowering::lowerElementwise(Nest &nest, const Box &full) {
             bool split = false;
             Split where{0, 0};
             std::optional<Operand> result;
-            if (failed(emitBody(nest, b, reads, chosen, partitionLoop,
-                                boxOrder, nest.stored, dst, split, where,
-                                result)))
+            if (failed(emitBody(nest, b, reads, chosen, partitionLoop, boxOrder,
+                                nest.stored, dst, split, where, result)))
               return failure();
             if (split)
-              return success(
-                  succeeded(attempt(b.restrict(where.loop, b.lo[where.loop],
-                                               where.value))) &&
-                  succeeded(attempt(
-                      b.restrict(where.loop, where.value, b.hi[where.loop]))));
+              return success(succeeded(attempt(b.restrict(
+                                 where.loop, b.lo[where.loop], where.value))) &&
+                             succeeded(attempt(b.restrict(
+                                 where.loop, where.value, b.hi[where.loop]))));
             return success();
           };
           return attempt(sub);
@@ -2011,9 +2011,8 @@ LogicalResult Lowering::lowerReduction(Nest &nest, int accumulator, int value,
       [&](const Box &b, ArrayRef<int> chosen) -> LogicalResult {
     auto again = [&](Split where) {
       return success(
-          succeeded(attempt(b.restrict(where.loop, b.lo[where.loop],
-                                       where.value),
-                            chosen)) &&
+          succeeded(attempt(
+              b.restrict(where.loop, b.lo[where.loop], where.value), chosen)) &&
           succeeded(attempt(
               b.restrict(where.loop, where.value, b.hi[where.loop]), chosen)));
     };
@@ -2061,7 +2060,8 @@ LogicalResult Lowering::lowerReduction(Nest &nest, int accumulator, int value,
       // in its slot kept-major; a read has its own pattern.
       SmallVector<std::pair<int64_t, int64_t>> keptDims, reducedDims;
       int64_t start = operand->ap.getStart(), offset = operand->ap.getOffset();
-      if (v.kind == BodyValue::Kind::Read && !llvm::is_contained(slots, operand->buffer)) {
+      if (v.kind == BodyValue::Kind::Read &&
+          !llvm::is_contained(slots, operand->buffer)) {
         unsigned r = llvm::find(reads, value) - reads.begin();
         FailureOr<std::variant<BoxOperand, Split>> read = getReadOperand(
             nest, *v.pieces[chosen[r]].access, b, partitionLoop, order);
@@ -2087,14 +2087,14 @@ LogicalResult Lowering::lowerReduction(Nest &nest, int accumulator, int value,
       allSizes.append(rAp.getSizes().begin(), rAp.getSizes().end());
       Operand src{operand->buffer,
                   AccessPatternAttr::get(context, start,
-                                         operand->ap.getPartitions(), 0,
-                                         offset, allStrides, allSizes)};
+                                         operand->ap.getPartitions(), 0, offset,
+                                         allStrides, allSizes)};
       Operand partial{nextSlot(),
                       getAp(0, partitions, 0, 0, {{1, keptElements}})};
       emit(TensorReduceOp::getOperationName(), partial, {src},
            {aluAttr(combine),
-            builder.getNamedAttr("reduce_dims",
-                                 builder.getI64IntegerAttr(rAp.getSizes().size()))},
+            builder.getNamedAttr("reduce_dims", builder.getI64IntegerAttr(
+                                                    rAp.getSizes().size()))},
            Engine::Vector);
       operand = partial;
     }
@@ -2197,17 +2197,16 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
     SmallVector<Box> next;
     for (const Box &box : outBoxes)
       for (int64_t v = 0; v < box.hi[*mLoop]; v += machine.stationaryFreeMax)
-        for (const Box &n :
-             tileFree(box.restrict(*mLoop, v, v + machine.stationaryFreeMax),
-                      nLoops,
-                      std::min(machine.movingFreeMax,
-                               machine.getPsumBankElements())))
+        for (const Box &n : tileFree(
+                 box.restrict(*mLoop, v, v + machine.stationaryFreeMax), nLoops,
+                 std::min(machine.movingFreeMax,
+                          machine.getPsumBankElements())))
           next.push_back(n);
     outBoxes = std::move(next);
   }
   SmallVector<int> reads{movingIndex};
-  auto aluAdd = builder.getNamedAttr("alu0",
-                                     builder.getStringAttr(getName(AluOp::Add)));
+  auto aluAdd =
+      builder.getNamedAttr("alu0", builder.getStringAttr(getName(AluOp::Add)));
   if (nest.packing)
     return lowerPackedContraction(nest, outBoxes, *mLoop, nLoops, inStore,
                                   weights, movingIndex);
@@ -2230,8 +2229,8 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
           succeeded(lowerOut(outBox.restrict(out.split->loop,
                                              outBox.lo[out.split->loop],
                                              out.split->value))) &&
-          succeeded(lowerOut(outBox.restrict(
-              out.split->loop, out.split->value, outBox.hi[out.split->loop]))));
+          succeeded(lowerOut(outBox.restrict(out.split->loop, out.split->value,
+                                             outBox.hi[out.split->loop]))));
     if (!out.pattern)
       return emitNestError(nest) << "writing: " << out.why;
     int64_t m = outBox.getSize(*mLoop);
@@ -2265,13 +2264,12 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
       if (!piece.access)
         return success();
       auto again = [&](Split where) {
-        return success(
-            succeeded(plan(b.restrict(where.loop, b.lo[where.loop],
-                                      where.value),
-                           chosen)) &&
-            succeeded(plan(b.restrict(where.loop, where.value,
-                                      b.hi[where.loop]),
-                           chosen)));
+        return success(succeeded(plan(b.restrict(where.loop, b.lo[where.loop],
+                                                 where.value),
+                                      chosen)) &&
+                       succeeded(plan(b.restrict(where.loop, where.value,
+                                                 b.hi[where.loop]),
+                                      chosen)));
       };
       // K across the partitions in chunks the tensor engine takes.
       if (b.getSize(*kLoop) > machine.partitions)
@@ -2279,9 +2277,9 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
       Box wBox = b;
       for (unsigned l : nLoops)
         wBox = wBox.fix(l, b.lo[l]);
-      PatternOrSplit w = getLoopPattern(
-          locate(weights, roots[weights.root].layout), nest.getNumLoops(),
-          wBox, kLoop);
+      PatternOrSplit w =
+          getLoopPattern(locate(weights, roots[weights.root].layout),
+                         nest.getNumLoops(), wBox, kLoop);
       if (w.split)
         return again(*w.split);
       Box xBox = b.fix(*mLoop, b.lo[*mLoop]);
@@ -2301,10 +2299,10 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
       if (!w.pattern) {
         SmallVector<unsigned> mOrder{*mLoop};
         wBuffer = nextSlot();
-        if (failed(emitRelayout(
-                nest, wBox, wBuffer, getSlotLocation(wBox, kLoop, mOrder),
-                kLoop, roots[weights.root].sbuf,
-                locate(weights, roots[weights.root].layout))))
+        if (failed(emitRelayout(nest, wBox, wBuffer,
+                                getSlotLocation(wBox, kLoop, mOrder), kLoop,
+                                roots[weights.root].sbuf,
+                                locate(weights, roots[weights.root].layout))))
           return failure();
         w.pattern = getSlotPattern(wBox, kLoop, mOrder);
       }
@@ -2312,8 +2310,8 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
       if (!x.pattern) {
         xBuffer = nextSlot();
         if (failed(emitRelayout(
-                nest, xBox, xBuffer, getSlotLocation(xBox, kLoop, order),
-                kLoop, roots[piece.access->root].sbuf,
+                nest, xBox, xBuffer, getSlotLocation(xBox, kLoop, order), kLoop,
+                roots[piece.access->root].sbuf,
                 locate(*piece.access, roots[piece.access->root].layout))))
           return failure();
         x.pattern = getSlotPattern(xBox, kLoop, order);
@@ -2346,7 +2344,8 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
       if (failed(forEachPiece(nest, box, reads, plan)))
         return failure();
     Operand whole{psum, getAp(0, m, 0, 0, {{1, stride}})};
-    auto firstFull = llvm::find_if(matmuls, [](const Matmul &mm) { return mm.full; });
+    auto firstFull =
+        llvm::find_if(matmuls, [](const Matmul &mm) { return mm.full; });
     if (firstFull != matmuls.end())
       std::rotate(matmuls.begin(), firstFull, firstFull + 1);
     else
@@ -2356,7 +2355,8 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
     for (auto [i, mm] : llvm::enumerate(matmuls)) {
       SmallVector<NamedAttribute> attrs;
       if (i > 0 || !mm.full)
-        attrs.push_back(builder.getNamedAttr("accumulate", builder.getUnitAttr()));
+        attrs.push_back(
+            builder.getNamedAttr("accumulate", builder.getUnitAttr()));
       emit(MatmulOp::getOperationName(), mm.dst, {mm.stationary, mm.moving},
            attrs, Engine::Tensor);
     }
@@ -2373,18 +2373,18 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
   return true;
 }
 
-ElementLocation
-Lowering::getSlotLocation(const Box &box, std::optional<unsigned> partitionLoop,
-                          ArrayRef<unsigned> order) {
+ElementLocation Lowering::getSlotLocation(const Box &box,
+                                          std::optional<unsigned> partitionLoop,
+                                          ArrayRef<unsigned> order) {
   ElementLocation location{getAffineConstantExpr(0, context),
                            getAffineConstantExpr(0, context)};
   if (partitionLoop)
-    location.partition = getAffineDimExpr(*partitionLoop, context) -
-                         box.lo[*partitionLoop];
+    location.partition =
+        getAffineDimExpr(*partitionLoop, context) - box.lo[*partitionLoop];
   int64_t stride = 1;
   for (unsigned l : llvm::reverse(order)) {
-    location.free = location.free +
-                    (getAffineDimExpr(l, context) - box.lo[l]) * stride;
+    location.free =
+        location.free + (getAffineDimExpr(l, context) - box.lo[l]) * stride;
     stride *= box.getSize(l);
   }
   return location;
@@ -2404,10 +2404,11 @@ LoopPattern Lowering::getSlotPattern(const Box &box,
   return pattern;
 }
 
-std::optional<Operand>
-Lowering::gatherRows(Nest &nest, const BodyValue &moving, const Box &chunk,
-                     ArrayRef<unsigned> packed, ArrayRef<unsigned> order,
-                     Value slot, int64_t partitions) {
+std::optional<Operand> Lowering::gatherRows(Nest &nest, const BodyValue &moving,
+                                            const Box &chunk,
+                                            ArrayRef<unsigned> packed,
+                                            ArrayRef<unsigned> order,
+                                            Value slot, int64_t partitions) {
   // One access, zeros elsewhere (the padding).
   const Access *access = nullptr;
   for (const Piece &p : moving.pieces) {
@@ -2462,8 +2463,8 @@ Lowering::gatherRows(Nest &nest, const BodyValue &moving, const Box &chunk,
                            getAffineConstantExpr(0, context)};
   int64_t stride = 1;
   for (unsigned l : llvm::reverse(packed)) {
-    location.partition =
-        location.partition + (getAffineDimExpr(l, context) - box.lo[l]) * stride;
+    location.partition = location.partition +
+                         (getAffineDimExpr(l, context) - box.lo[l]) * stride;
     stride *= box.getSize(l);
   }
   SmallVector<std::pair<int64_t, int64_t>> dims;
@@ -2513,14 +2514,15 @@ Lowering::gatherRows(Nest &nest, const BodyValue &moving, const Box &chunk,
   return Operand{slot, getAp(0, partitions, 0, 0, dims)};
 }
 
-FailureOr<bool> Lowering::lowerPackedContraction(
-    Nest &nest, ArrayRef<Box> outBoxes, unsigned mLoop,
-    ArrayRef<unsigned> nLoops, ArrayRef<bool> inStore, const Access &weights,
-    int movingIndex) {
+FailureOr<bool>
+Lowering::lowerPackedContraction(Nest &nest, ArrayRef<Box> outBoxes,
+                                 unsigned mLoop, ArrayRef<unsigned> nLoops,
+                                 ArrayRef<bool> inStore, const Access &weights,
+                                 int movingIndex) {
   const Nest::Packing &packing = *nest.packing;
   const BodyValue &moving = nest.values[movingIndex];
-  bool padded = llvm::any_of(moving.pieces,
-                             [](const Piece &p) { return !p.access; });
+  bool padded =
+      llvm::any_of(moving.pieces, [](const Piece &p) { return !p.access; });
   unsigned outer = packing.loops.front();
   int64_t inner = 1;
   for (unsigned l : ArrayRef(packing.loops).drop_front())
@@ -2542,20 +2544,22 @@ FailureOr<bool> Lowering::lowerPackedContraction(
         getLoopPattern(locate(nest.store, roots[nest.store.root].layout),
                        nest.getNumLoops(), outOnly, mLoop);
     if (!out.pattern)
-      return emitNestError(nest) << "writing: " << (out.split ? "a split output"
-                                                              : out.why);
+      return emitNestError(nest)
+             << "writing: " << (out.split ? "a split output" : out.why);
     int64_t m = outBox.getSize(mLoop), n = 1;
     for (unsigned l : order)
       n *= outBox.getSize(l);
     Value psum = nextPsum();
     Operand whole{psum, getAp(0, m, 0, 0, {{1, n}})};
     int64_t chunkIndex = 0;
-    for (int64_t v = 0; v < nest.trips[outer]; v += valuesPerChunk, ++chunkIndex) {
+    for (int64_t v = 0; v < nest.trips[outer];
+         v += valuesPerChunk, ++chunkIndex) {
       int64_t values = std::min(valuesPerChunk, nest.trips[outer] - v);
       int64_t partitions = values * inner;
       // The moving operand of this chunk: partition (outer - v) * inner +
       // the other packed loops row-major; the output's pixels row-major.
-      Box chunk = outBox.restrict(outer, v, v + values).fix(mLoop, outBox.lo[mLoop]);
+      Box chunk =
+          outBox.restrict(outer, v, v + values).fix(mLoop, outBox.lo[mLoop]);
       ElementLocation slotLocation{getAffineConstantExpr(0, context),
                                    getAffineConstantExpr(0, context)};
       int64_t stride = 1;
@@ -2567,8 +2571,9 @@ FailureOr<bool> Lowering::lowerPackedContraction(
       }
       stride = 1;
       for (unsigned l : llvm::reverse(order)) {
-        slotLocation.free = slotLocation.free +
-                            (getAffineDimExpr(l, context) - chunk.lo[l]) * stride;
+        slotLocation.free =
+            slotLocation.free +
+            (getAffineDimExpr(l, context) - chunk.lo[l]) * stride;
         stride *= chunk.getSize(l);
       }
       Value slot = nextSlot();
@@ -2577,37 +2582,39 @@ FailureOr<bool> Lowering::lowerPackedContraction(
               nest, moving, chunk, packing.loops, order, slot, partitions)) {
         movingOperand = *gathered;
       } else {
-      if (padded)
-        emit(MemsetOp::getOperationName(),
-             {slot, getAp(0, partitions, 0, 0, {{1, n}})}, {},
-             {builder.getNamedAttr("imm0", builder.getF32FloatAttr(0))},
-             Engine::Vector);
-      if (failed(forEachPiece(
-              nest, chunk, reads,
-              [&](const Box &b, ArrayRef<int> chosen) -> LogicalResult {
-                const Piece &piece = moving.pieces[chosen[0]];
-                if (!piece.access)
-                  return success();
-                return emitRelayout(
-                    nest, b, slot, slotLocation, std::nullopt,
-                    roots[piece.access->root].sbuf,
-                    locate(*piece.access, roots[piece.access->root].layout));
-              })))
-        return failure();
+        if (padded)
+          emit(MemsetOp::getOperationName(),
+               {slot, getAp(0, partitions, 0, 0, {{1, n}})}, {},
+               {builder.getNamedAttr("imm0", builder.getF32FloatAttr(0))},
+               Engine::Vector);
+        if (failed(forEachPiece(
+                nest, chunk, reads,
+                [&](const Box &b, ArrayRef<int> chosen) -> LogicalResult {
+                  const Piece &piece = moving.pieces[chosen[0]];
+                  if (!piece.access)
+                    return success();
+                  return emitRelayout(
+                      nest, b, slot, slotLocation, std::nullopt,
+                      roots[piece.access->root].sbuf,
+                      locate(*piece.access, roots[piece.access->root].layout));
+                })))
+          return failure();
       }
-      Operand stationary{w.sbuf, getAp(0, partitions, 0,
-                                       chunkIndex * tileStride + outBox.lo[mLoop],
-                                       {{1, m}})};
+      Operand stationary{
+          w.sbuf, getAp(0, partitions, 0,
+                        chunkIndex * tileStride + outBox.lo[mLoop], {{1, m}})};
       SmallVector<NamedAttribute> attrs;
       if (chunkIndex > 0)
-        attrs.push_back(builder.getNamedAttr("accumulate", builder.getUnitAttr()));
+        attrs.push_back(
+            builder.getNamedAttr("accumulate", builder.getUnitAttr()));
       emit(MatmulOp::getOperationName(), whole, {stationary, movingOperand},
            attrs, Engine::Tensor);
     }
     Operand dst{roots[nest.store.root].sbuf,
                 toAp(BoxOperand{Value(), *out.pattern}, m, outOnly, order)};
     emit(TensorTensorOp::getOperationName(), dst, {dst, whole},
-         {builder.getNamedAttr("alu0", builder.getStringAttr(getName(AluOp::Add)))},
+         {builder.getNamedAttr("alu0",
+                               builder.getStringAttr(getName(AluOp::Add)))},
          Engine::Vector);
   }
   return true;
@@ -2656,18 +2663,17 @@ LogicalResult Lowering::emitRelayout(Nest &nest, const Box &box, Value to,
     // Otherwise one DMA per partition of the side with fewer partitions;
     // the other side spans its own partitions in it.
     if (!shared && toP && fromP) {
-      unsigned outer =
-          b.getSize(*toP) <= b.getSize(*fromP) ? *toP : *fromP;
+      unsigned outer = b.getSize(*toP) <= b.getSize(*fromP) ? *toP : *fromP;
       for (int64_t v = b.lo[outer]; v < b.hi[outer]; ++v)
         if (failed(copy(b.fix(outer, v))))
           return failure();
       return success();
     }
     std::optional<unsigned> spanning = shared ? shared : toP ? toP : fromP;
-    PatternOrSplit dst = getLoopPattern(toLocation, numLoops, b,
-                                        shared || toP ? spanning : std::nullopt);
-    PatternOrSplit src = getLoopPattern(fromLocation, numLoops, b,
-                                        shared || fromP ? spanning : std::nullopt);
+    PatternOrSplit dst = getLoopPattern(
+        toLocation, numLoops, b, shared || toP ? spanning : std::nullopt);
+    PatternOrSplit src = getLoopPattern(
+        fromLocation, numLoops, b, shared || fromP ? spanning : std::nullopt);
     for (PatternOrSplit *p : {&src, &dst})
       if (p->split)
         return success(
@@ -2703,13 +2709,12 @@ LogicalResult Lowering::emitRelayout(Nest &nest, const Box &box, Value to,
         srcDims.emplace_back(src.pattern->freeStrides[l], b.getSize(l));
     }
     int64_t spanned = spanning ? b.getSize(*spanning) : 1;
-    emitDma({to, getAp(dst.pattern->partitionStart,
-                       shared || toP ? spanned : 1, 0,
-                       dst.pattern->freeOffset, dstDims)},
-            {from, getAp(src.pattern->partitionStart,
-                         shared || fromP ? spanned : 1, 0,
-                         src.pattern->freeOffset, srcDims)},
-            Cause::Relayout);
+    emitDma(
+        {to, getAp(dst.pattern->partitionStart, shared || toP ? spanned : 1, 0,
+                   dst.pattern->freeOffset, dstDims)},
+        {from, getAp(src.pattern->partitionStart, shared || fromP ? spanned : 1,
+                     0, src.pattern->freeOffset, srcDims)},
+        Cause::Relayout);
     return success();
   };
   (void)toLoop;
@@ -2723,10 +2728,9 @@ Operand Lowering::realign(Operand operand, int64_t start, bool copy) {
   SmallVector<int64_t> strides(sizes.size(), 1);
   for (size_t d = sizes.size(); d-- > 1;)
     strides[d - 1] = strides[d] * sizes[d];
-  Operand slot{nextSlot(),
-               AccessPatternAttr::get(context, start,
-                                      operand.ap.getPartitions(), 0, 0,
-                                      strides, sizes)};
+  Operand slot{nextSlot(), AccessPatternAttr::get(context, start,
+                                                  operand.ap.getPartitions(), 0,
+                                                  0, strides, sizes)};
   if (copy)
     emitDma(slot, operand, Cause::Relayout);
   return slot;
@@ -2748,8 +2752,8 @@ LogicalResult Lowering::lowerNest(Nest &nest) {
         continue;
       std::optional<AluOp> alu = getAlu(stored.op);
       if (!alu || !getIdentity(*alu) || (side == 1 && !isCommutative(*alu)))
-        return emitNestError(nest) << "an accumulation by "
-                                   << stored.op->getName();
+        return emitNestError(nest)
+               << "an accumulation by " << stored.op->getName();
       const BodyValue &otherValue = nest.values[other];
       if (*alu == AluOp::Add && otherValue.kind == BodyValue::Kind::Op &&
           isa<arith::MulFOp>(otherValue.op)) {
@@ -2784,9 +2788,8 @@ LogicalResult Lowering::run() {
       continue;
     }
     if (isa<memref::AllocOp, memref::DeallocOp, memref::GetGlobalOp,
-            memref::ExpandShapeOp, memref::CollapseShapeOp,
-            memref::SubViewOp, arith::ConstantOp, affine::AffineLoadOp,
-            func::ReturnOp>(op))
+            memref::ExpandShapeOp, memref::CollapseShapeOp, memref::SubViewOp,
+            arith::ConstantOp, affine::AffineLoadOp, func::ReturnOp>(op))
       continue;
     // Computations of rank-0 results, part of the store's nest.
     if (op.getNumResults() == 1 &&
@@ -2813,9 +2816,8 @@ LogicalResult Lowering::run() {
           use(p.access->root, false);
     std::string name = getNodeName(nest.root->getLoc());
     std::string opType = getNodeOpType(nest.root->getLoc());
-    auto *it = llvm::find_if(layerNames, [&](const auto &l) {
-      return l.first == name;
-    });
+    auto *it = llvm::find_if(layerNames,
+                             [&](const auto &l) { return l.first == name; });
     nest.layer = it - layerNames.begin();
     if (it == layerNames.end()) {
       layerNames.emplace_back(name, opType);
@@ -2825,8 +2827,9 @@ LogicalResult Lowering::run() {
       layerCycles.push_back(0);
       layerBusy.emplace_back();
     }
-    if (nest.description && (nest.description->kind == NestClass::Convolution ||
-                             nest.description->kind == NestClass::Contraction)) {
+    if (nest.description &&
+        (nest.description->kind == NestClass::Convolution ||
+         nest.description->kind == NestClass::Contraction)) {
       int64_t macs = 1;
       for (int64_t t : nest.trips)
         macs *= t;
@@ -2845,9 +2848,9 @@ LogicalResult Lowering::run() {
 
   // The program.
   builder.setInsertionPoint(func);
-  program = builder.create<ProgramOp>(
-      func.getLoc(), func.getSymName(), builder.getArrayAttr({}), "global", 0,
-      0, 0, 0);
+  program =
+      builder.create<ProgramOp>(func.getLoc(), func.getSymName(),
+                                builder.getArrayAttr({}), "global", 0, 0, 0, 0);
   program.getBody().emplaceBlock();
   builder.setInsertionPointToStart(&program.getBody().front());
   auto f32 = builder.getF32Type();
@@ -2857,10 +2860,10 @@ LogicalResult Lowering::run() {
     for (auto &[value, root] : roots) {
       if (root.role != role || (role == Role::Weights && root.first < 0))
         continue;
-      int64_t elements = root.role == Role::Weights
-                             ? root.layout.getPartitions() *
-                                   root.layout.getFreeElements()
-                             : root.type.getNumElements();
+      int64_t elements =
+          root.role == Role::Weights
+              ? root.layout.getPartitions() * root.layout.getFreeElements()
+              : root.type.getNumElements();
       MappingAttr mapping =
           root.role == Role::Weights || root.inDram
               ? root.mapping
@@ -2902,15 +2905,15 @@ LogicalResult Lowering::run() {
             index[d] = 0;
           }
         }
-        image = DenseElementsAttr::get(
-            RankedTensorType::get({elements}, f32), ArrayRef(sbufImage));
+        image = DenseElementsAttr::get(RankedTensorType::get({elements}, f32),
+                                       ArrayRef(sbufImage));
       }
       StringRef roleName = role == Role::Input    ? "input"
                            : role == Role::Output ? "output"
                                                   : "weights";
-      auto tensor = builder.create<DramTensorOp>(
-          func.getLoc(), type, root.name, roleName, address,
-          image ? image : ElementsAttr());
+      auto tensor =
+          builder.create<DramTensorOp>(func.getLoc(), type, root.name, roleName,
+                                       address, image ? image : ElementsAttr());
       root.dram = tensor.getBuffer();
       address += llvm::alignTo(elements * kElementBytes, 64);
     }
@@ -2921,9 +2924,10 @@ LogicalResult Lowering::run() {
       continue;
     int64_t elements =
         root.layout.getPartitions() * root.layout.getFreeElements();
-    auto type = BufferType::get(context, "dram", 1, elements, f32, root.mapping);
-    root.dram = builder.create<DramTensorOp>(func.getLoc(), type, root.name,
-                                             "scratch", address, ElementsAttr());
+    auto type =
+        BufferType::get(context, "dram", 1, elements, f32, root.mapping);
+    root.dram = builder.create<DramTensorOp>(
+        func.getLoc(), type, root.name, "scratch", address, ElementsAttr());
     address += llvm::alignTo(elements * kElementBytes, 64);
   }
   dramEnd = address;
@@ -2934,17 +2938,17 @@ LogicalResult Lowering::run() {
     if (root.inDram) {
       root.sbuf = root.dram;
       dramHomes[root.sbuf] = root.role == Role::Intermediate ? Cause::Spill
-                             : root.role == Role::Output    ? Cause::Store
-                                                            : Cause::Load;
+                             : root.role == Role::Output     ? Cause::Store
+                                                             : Cause::Load;
       continue;
     }
-    auto type = BufferType::get(context, "sbuf", root.layout.getPartitions(),
-                                root.layout.getFreeElements(), f32,
-                                root.mapping);
+    auto type =
+        BufferType::get(context, "sbuf", root.layout.getPartitions(),
+                        root.layout.getFreeElements(), f32, root.mapping);
     root.sbuf = builder.create<AllocOp>(func.getLoc(), type, root.sbufAddress);
   }
-  int64_t slotBase = machine.sbufPartitionBytes -
-                     kSlots * kSlotElements * kElementBytes;
+  int64_t slotBase =
+      machine.sbufPartitionBytes - kSlots * kSlotElements * kElementBytes;
   for (int64_t s = 0; s < kSlots; ++s) {
     auto mapping = MappingAttr::get(
         context, {machine.partitions, kSlotElements}, 0, machine.partitions);
@@ -2959,14 +2963,15 @@ LogicalResult Lowering::run() {
                                     machine.partitions);
     auto type = BufferType::get(context, "psum", machine.partitions, elements,
                                 f32, mapping);
-    psumBanks.push_back(
-        builder.create<AllocOp>(func.getLoc(), type, b * machine.psumBankBytes));
+    psumBanks.push_back(builder.create<AllocOp>(func.getLoc(), type,
+                                                b * machine.psumBankBytes));
   }
 
   // Ones in every partition, for broadcasts across partitions.
   {
-    auto mapping = MappingAttr::get(
-        context, {machine.partitions, machine.partitions}, 0, machine.partitions);
+    auto mapping =
+        MappingAttr::get(context, {machine.partitions, machine.partitions}, 0,
+                         machine.partitions);
     auto type = BufferType::get(context, "sbuf", machine.partitions,
                                 machine.partitions, f32, mapping);
     ones = builder.create<AllocOp>(func.getLoc(), type, slotBase - 512);
@@ -3045,7 +3050,8 @@ LogicalResult Lowering::run() {
         globals.insert(global);
   func.erase();
   // Constants that became immediates leave their globals unused too.
-  for (auto global : llvm::make_early_inc_range(module.getOps<memref::GlobalOp>()))
+  for (auto global :
+       llvm::make_early_inc_range(module.getOps<memref::GlobalOp>()))
     if (SymbolTable::symbolKnownUseEmpty(global, module))
       global.erase();
   (void)globals;

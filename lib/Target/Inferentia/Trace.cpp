@@ -187,19 +187,19 @@ template <> ArrayRef<Engine> enumerators() {
   return all;
 }
 template <> ArrayRef<Opcode> enumerators() {
-  static const Opcode all[] = {
-      Opcode::DmaCopy,      Opcode::Matmul,       Opcode::Transpose,
-      Opcode::Activation,   Opcode::TensorTensor, Opcode::TensorScalar,
-      Opcode::TensorReduce, Opcode::TensorCopy,   Opcode::Memset,
-      Opcode::Select};
+  static const Opcode all[] = {Opcode::DmaCopy,      Opcode::Matmul,
+                               Opcode::Transpose,    Opcode::Activation,
+                               Opcode::TensorTensor, Opcode::TensorScalar,
+                               Opcode::TensorReduce, Opcode::TensorCopy,
+                               Opcode::Memset,       Opcode::Select};
   return all;
 }
 template <> ArrayRef<AluOp> enumerators() {
-  static const AluOp all[] = {
-      AluOp::Bypass,  AluOp::Add,      AluOp::Subtract, AluOp::Multiply,
-      AluOp::Divide,  AluOp::Max,      AluOp::Min,      AluOp::IsEqual,
-      AluOp::NotEqual, AluOp::IsGt,    AluOp::IsGe,     AluOp::IsLt,
-      AluOp::IsLe};
+  static const AluOp all[] = {AluOp::Bypass,   AluOp::Add,     AluOp::Subtract,
+                              AluOp::Multiply, AluOp::Divide,  AluOp::Max,
+                              AluOp::Min,      AluOp::IsEqual, AluOp::NotEqual,
+                              AluOp::IsGt,     AluOp::IsGe,    AluOp::IsLt,
+                              AluOp::IsLe};
   return all;
 }
 template <> ArrayRef<ActivationFunction> enumerators() {

@@ -10,25 +10,12 @@ using namespace mlir;
 using namespace dlc;
 using namespace dlc::snowflake;
 
-namespace {
-void read(HardwareAttr hardware, StringRef name, int64_t &value) {
-  value = hardware.getTargetInt(name, value);
-}
-void read(HardwareAttr hardware, StringRef name, double &value) {
-  value = hardware.getTargetFloat(name, value);
-}
-Attribute toAttr(Builder &b, int64_t value) {
-  return b.getI64IntegerAttr(value);
-}
-Attribute toAttr(Builder &b, double value) { return b.getF64FloatAttr(value); }
-} // namespace
-
 SnowflakeHardware SnowflakeHardware::get(HardwareAttr hardware) {
   SnowflakeHardware hw;
   if (!hardware)
     return hw;
 #define SNOWFLAKE_READ(member, type, name, value)                              \
-  read(hardware, name, hw.member);
+  hardware.readTarget(name, hw.member);
   SNOWFLAKE_PARAMETERS(SNOWFLAKE_READ)
 #undef SNOWFLAKE_READ
   return hw;
@@ -43,7 +30,8 @@ SnowflakeHardware::toTargetDictionary(MLIRContext *context) const {
   Builder b(context);
   SmallVector<NamedAttribute> entries;
 #define SNOWFLAKE_WRITE(member, type, name, value)                             \
-  entries.push_back(b.getNamedAttr(name, toAttr(b, member)));
+  entries.push_back(                                                           \
+      b.getNamedAttr(name, HardwareAttr::getTargetValue(context, member)));
   SNOWFLAKE_PARAMETERS(SNOWFLAKE_WRITE)
 #undef SNOWFLAKE_WRITE
   return b.getDictionaryAttr(entries);

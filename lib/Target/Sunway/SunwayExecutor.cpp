@@ -153,15 +153,8 @@ public:
 
   llvm::Expected<std::vector<Tensor>>
   run(llvm::ArrayRef<Tensor> inputs) override {
-    if (inputs.size() != signature.inputs.size())
-      return llvm::createStringError(
-          "the model takes %zu inputs, %zu were given", signature.inputs.size(),
-          inputs.size());
-    for (auto [input, spec] : llvm::zip_equal(inputs, signature.inputs))
-      if (!spec.accepts(input.kind, input.shape))
-        return llvm::createStringError(
-            "input '%s' must be %s, got %s", spec.name.c_str(),
-            spec.getTypeString().c_str(), input.getTypeString().c_str());
+    if (llvm::Error error = signature.checkInputs(inputs))
+      return std::move(error);
     // The compiled code may update its inputs in place (bufferization
     // treats arguments as writable): it works on copies.
     std::vector<Tensor> inputCopies(inputs.begin(), inputs.end());

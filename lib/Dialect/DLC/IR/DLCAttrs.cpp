@@ -72,6 +72,14 @@ double HardwareAttr::getTargetFloat(StringRef name, double fallback) const {
   return fallback;
 }
 
+Attribute HardwareAttr::getTargetValue(MLIRContext *context, int64_t value) {
+  return IntegerAttr::get(IntegerType::get(context, 64), value);
+}
+
+Attribute HardwareAttr::getTargetValue(MLIRContext *context, double value) {
+  return FloatAttr::get(Float64Type::get(context), value);
+}
+
 SmallVector<double> HardwareAttr::getTargetArray(StringRef name) const {
   SmallVector<double> values;
   DictionaryAttr target = getTarget();

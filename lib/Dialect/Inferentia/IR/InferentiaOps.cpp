@@ -43,27 +43,12 @@ void InferentiaDialect::initialize() {
 // The machine of a module
 //===----------------------------------------------------------------------===//
 
-namespace {
-void readParameter(HardwareAttr hardware, StringRef name, int64_t &value) {
-  value = hardware.getTargetInt(name, value);
-}
-void readParameter(HardwareAttr hardware, StringRef name, double &value) {
-  value = hardware.getTargetFloat(name, value);
-}
-Attribute parameterAttr(Builder &b, int64_t value) {
-  return b.getI64IntegerAttr(value);
-}
-Attribute parameterAttr(Builder &b, double value) {
-  return b.getF64FloatAttr(value);
-}
-} // namespace
-
 Machine dlc::inferentia::getMachine(HardwareAttr hardware) {
   Machine machine;
   if (!hardware)
     return machine;
 #define INFERENTIA_READ(member, type, name, value)                             \
-  readParameter(hardware, name, machine.member);
+  hardware.readTarget(name, machine.member);
   INFERENTIA_PARAMETERS(INFERENTIA_READ)
 #undef INFERENTIA_READ
   return machine;
@@ -78,7 +63,8 @@ DictionaryAttr dlc::inferentia::getTargetDictionary(MLIRContext *context,
   Builder b(context);
   SmallVector<NamedAttribute> entries;
 #define INFERENTIA_WRITE(member, type, name, value)                            \
-  entries.push_back(b.getNamedAttr(name, parameterAttr(b, machine.member)));
+  entries.push_back(b.getNamedAttr(                                            \
+      name, HardwareAttr::getTargetValue(context, machine.member)));
   INFERENTIA_PARAMETERS(INFERENTIA_WRITE)
 #undef INFERENTIA_WRITE
   return b.getDictionaryAttr(entries);
@@ -138,9 +124,9 @@ LogicalResult MappingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "mapping: partition_dim " << partitionDim
                        << " is not a dimension of a rank-" << shape.size()
                        << " tensor (or -1)";
-  if (partitionDim == -1 ? partitionTile != 1
-                         : (partitionTile < 1 ||
-                            partitionTile > shape[partitionDim]))
+  if (partitionDim == -1
+          ? partitionTile != 1
+          : (partitionTile < 1 || partitionTile > shape[partitionDim]))
     return emitError() << "mapping: partition_tile " << partitionTile
                        << " must be between 1 and the partition dimension's "
                           "size (1 without one)";
@@ -178,8 +164,7 @@ int64_t MappingAttr::getTileStride() const {
   return inner;
 }
 
-std::pair<int64_t, int64_t>
-MappingAttr::locate(ArrayRef<int64_t> index) const {
+std::pair<int64_t, int64_t> MappingAttr::locate(ArrayRef<int64_t> index) const {
   int64_t free = 0, partition = 0;
   for (auto [d, i] : llvm::enumerate(index)) {
     if (static_cast<int64_t>(d) == getPartitionDim()) {
@@ -449,13 +434,12 @@ std::string checkWithinBuffer(BufferType type, AccessPatternAttr ap) {
   if (lo >= 0 && hi < type.getFreeElements())
     return "";
   auto clamp = [](__int128 v) {
-    return static_cast<int64_t>(std::clamp<__int128>(
-        v, std::numeric_limits<int64_t>::min(),
-        std::numeric_limits<int64_t>::max()));
+    return static_cast<int64_t>(
+        std::clamp<__int128>(v, std::numeric_limits<int64_t>::min(),
+                             std::numeric_limits<int64_t>::max()));
   };
   return llvm::formatv("elements {0}..{1}{2} are outside the buffer's {3}",
-                       clamp(lo), clamp(hi),
-                       dram ? "" : " of each partition",
+                       clamp(lo), clamp(hi), dram ? "" : " of each partition",
                        type.getFreeElements())
       .str();
 }
@@ -532,8 +516,7 @@ dlc::inferentia::toInstruction(Operation *op,
     return op->emitOpError("has ")
            << numSrcs << " sources and " << srcAps.size()
            << " source access patterns";
-  FailureOr<AccessPattern> dst =
-      toAccessPattern(op, op->getOperand(0), dstAp);
+  FailureOr<AccessPattern> dst = toAccessPattern(op, op->getOperand(0), dstAp);
   if (failed(dst))
     return failure();
   inst.dst = *dst;
@@ -569,10 +552,9 @@ LogicalResult dlc::inferentia::verifyInstructionOp(Operation *op) {
     auto type = cast<BufferType>(op->getOperand(1 + i).getType());
     std::string outside = checkWithinBuffer(type, ap);
     if (!outside.empty())
-      return op->emitOpError()
-             << (i < 0 ? std::string("dst")
-                       : llvm::formatv("srcs[{0}]", i).str())
-             << ": " << outside;
+      return op->emitOpError() << (i < 0 ? std::string("dst")
+                                         : llvm::formatv("srcs[{0}]", i).str())
+                               << ": " << outside;
   }
   return success();
 }

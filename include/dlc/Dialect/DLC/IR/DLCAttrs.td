@@ -86,6 +86,19 @@ def DLC_HardwareAttr : AttrDef<DLC_Dialect, "Hardware"> {
     int64_t getTargetInt(llvm::StringRef name, int64_t fallback) const;
     /// The numeric parameter `name` of `target`, or `fallback`.
     double getTargetFloat(llvm::StringRef name, double fallback) const;
+    /// Overwrites `value` with the parameter `name` of `target`, if any:
+    /// how a target reads its X-macro list of parameters.
+    void readTarget(llvm::StringRef name, int64_t &value) const {
+      value = getTargetInt(name, value);
+    }
+    void readTarget(llvm::StringRef name, double &value) const {
+      value = getTargetFloat(name, value);
+    }
+    /// A parameter's value as an entry of `target`.
+    static mlir::Attribute getTargetValue(mlir::MLIRContext *context,
+                                          int64_t value);
+    static mlir::Attribute getTargetValue(mlir::MLIRContext *context,
+                                          double value);
     /// The numeric array parameter `name` of `target` (empty if absent).
     llvm::SmallVector<double> getTargetArray(llvm::StringRef name) const;
     /// True when the machine has a software-managed local memory.
