@@ -154,3 +154,24 @@ module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 65536, bank
     return %y : tensor<4x8xf32>
   }
 }
+
+// -----
+
+// A sum over the last dimension: a flexible nest never puts across the
+// banks a dimension it reduces over, so both modes give the input the rows
+// (dim 0), and the 1-element-per-row result, which has fewer elements than
+// banks, the rows too.
+// GLOBAL-LABEL: func.func @main
+// GLOBAL-SAME: memref<8x16xf32> {dlc.bank_dim = 0 : i64}
+// GLOBAL-SAME: memref<8xf32> {dlc.bank_dim = 0 : i64}
+// GLOBAL-SAME: relayouts = 0
+// LOCAL-LABEL: func.func @main
+// LOCAL-SAME: memref<8x16xf32> {dlc.bank_dim = 0 : i64}
+// LOCAL-SAME: memref<8xf32> {dlc.bank_dim = 0 : i64}
+// LOCAL-SAME: relayouts = 0
+module attributes {dlc.hardware = #dlc.hardware<local_memory_bytes = 65536, banks = 16>} {
+  func.func @main(%x: tensor<8x16xf32>) -> tensor<8xf32> {
+    %0 = dlc.reduce_sum %x {axes = array<i64: 1>, keepdims = false} : tensor<8x16xf32> -> tensor<8xf32> loc("sum")
+    return %0 : tensor<8xf32>
+  }
+}

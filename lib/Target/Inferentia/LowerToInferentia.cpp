@@ -1742,11 +1742,18 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
             builder.getNamedAttr("imm1", builder.getF32FloatAttr(0))},
            Engine::Vector);
     };
-    if (llvm::any_of(value.operands,
-                     [&](int o) { return immediates.count(o) != 0; }) &&
-        llvm::all_of(value.operands,
-                     [&](int o) { return immediates.count(o) != 0; }))
-      return emitNestError(nest) << "a function of constants";
+    // A function of a constant: the constant in a slot first (ALU
+    // operations fold constants themselves, below).
+    if (!getAlu(op) && !isa<arith::SelectOp>(op))
+      for (int o : value.operands)
+        if (immediates.count(o) && !operands.count(o)) {
+          Operand filled = slotOperand();
+          emit(MemsetOp::getOperationName(), filled, {},
+               {builder.getNamedAttr("imm0",
+                                     builder.getF32FloatAttr(immediates[o]))},
+               Engine::Vector);
+          operands[o] = filled;
+        }
     if (isa<arith::SelectOp>(op)) {
       int c = value.operands[0], a = value.operands[1], b = value.operands[2];
       if (immediates.count(c)) {
@@ -1788,8 +1795,6 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
       activation(out, sum, ActivationFunction::Log);
     } else if (isa<math::PowFOp>(op)) {
       int a = value.operands[0], b = value.operands[1];
-      if (immediates.count(a))
-        return emitNestError(nest) << "a constant raised to a tensor";
       std::optional<double> exponent;
       if (immediates.count(b))
         exponent = immediates[b];
