@@ -427,11 +427,19 @@ private:
                                AluOp combine);
   /// False when the tensor engine cannot compute the nest.
   FailureOr<bool> lowerContraction(Nest &nest, int lhs, int rhs);
-  /// The moving operand of a packed contraction's chunk gathered in whole
-  /// rows (runs a DMA moves at full rate) that the matmul steps through,
-  /// when the innermost output loop steps one source dimension; nullopt
+  /// The moving operand of a packed contraction's chunk gathered into
+  /// `slot` in whole rows (runs a DMA moves at full rate) that the matmul
+  /// steps through, when the innermost output loop steps one source
+  /// dimension: the slot's stride of each loop of `order`; nullopt
   /// otherwise (the caller gathers element by element).
-  std::optional<Operand> gatherRows(Nest &nest, const BodyValue &moving,
+  /// How far apart the gathered rows' elements are (the stride of the
+  /// innermost output loop in the one source dimension it steps), when a
+  /// packed contraction's moving operand can be gathered in rows.
+  std::optional<int64_t> getGatherStep(Nest &nest, const BodyValue &moving,
+                                       const Box &chunk,
+                                       ArrayRef<unsigned> order);
+  std::optional<SmallVector<int64_t>>
+  gatherRows(Nest &nest, const BodyValue &moving,
                                     const Box &chunk, ArrayRef<unsigned> packed,
                                     ArrayRef<unsigned> order, Value slot,
                                     int64_t partitions);
@@ -1404,7 +1412,7 @@ void Lowering::storeRoot(Root &root) { loadRoot(root); }
 void Lowering::emitSplitDma(Operand dst, Operand src, Cause cause) {
   // Large transfers spread over the queues by partitions, each piece still
   // large enough that its fixed cost does not matter (kSplitBytes).
-  constexpr int64_t kSplitBytes = 256 * 1024;
+  constexpr int64_t kSplitBytes = 64 * 1024;
   int64_t partitions = dst.ap.getPartitions();
   int64_t bytes = partitions * dst.ap.getFreeElements() * kElementBytes;
   int64_t pieces = std::clamp<int64_t>(bytes / kSplitBytes, 1,
@@ -2409,43 +2417,68 @@ LoopPattern Lowering::getSlotPattern(const Box &box,
   return pattern;
 }
 
-std::optional<Operand> Lowering::gatherRows(Nest &nest, const BodyValue &moving,
-                                            const Box &chunk,
-                                            ArrayRef<unsigned> packed,
-                                            ArrayRef<unsigned> order,
-                                            Value slot, int64_t partitions) {
-  // One access, zeros elsewhere (the padding).
+/// The one access of a read that is zero elsewhere (a padded read), or
+/// null.
+static const Access *getPaddedAccess(const BodyValue &read) {
   const Access *access = nullptr;
-  for (const Piece &p : moving.pieces) {
+  for (const Piece &p : read.pieces) {
     if (p.access) {
       if (access)
-        return std::nullopt;
+        return nullptr;
       access = &*p.access;
     } else if (p.constant != 0) {
-      return std::nullopt;
+      return nullptr;
     }
   }
+  return access;
+}
+
+std::optional<int64_t> Lowering::getGatherStep(Nest &nest,
+                                              const BodyValue &moving,
+                                              const Box &chunk,
+                                              ArrayRef<unsigned> order) {
+  const Access *access = getPaddedAccess(moving);
   if (!access || order.empty())
     return std::nullopt;
-  // The innermost output loop steps one dimension of the source by s.
   unsigned w = order.back();
-  unsigned n = nest.getNumLoops();
-  int64_t step = 0;
-  std::optional<unsigned> steppedDim;
-  for (auto [d, index] : llvm::enumerate(access->indices)) {
-    auto form = linearize(index, n, chunk);
+  std::optional<int64_t> step;
+  for (AffineExpr index : access->indices) {
+    auto form = linearize(index, nest.getNumLoops(), chunk);
     auto *linear = std::get_if<LinearForm>(&form);
     if (!linear)
       return std::nullopt;
     if (linear->coefficients[w] == 0)
       continue;
-    if (steppedDim || linear->coefficients[w] < 1)
+    if (step || linear->coefficients[w] < 1)
       return std::nullopt;
-    steppedDim = d;
     step = linear->coefficients[w];
   }
-  if (!steppedDim)
+  return step;
+}
+
+std::optional<SmallVector<int64_t>>
+Lowering::gatherRows(Nest &nest, const BodyValue &moving,
+                                            const Box &chunk,
+                                            ArrayRef<unsigned> packed,
+                                            ArrayRef<unsigned> order,
+                                            Value slot, int64_t partitions) {
+  const Access *access = getPaddedAccess(moving);
+  if (!access || order.empty())
     return std::nullopt;
+  // The innermost output loop steps one dimension of the source by s.
+  unsigned w = order.back();
+  unsigned n = nest.getNumLoops();
+  std::optional<int64_t> stepOf = getGatherStep(nest, moving, chunk, order);
+  if (!stepOf)
+    return std::nullopt;
+  int64_t step = *stepOf;
+  std::optional<unsigned> steppedDim;
+  for (auto [d, index] : llvm::enumerate(access->indices)) {
+    auto form = linearize(index, n, chunk);
+    if (auto *linear = std::get_if<LinearForm>(&form))
+      if (linear->coefficients[w] != 0)
+        steppedDim = d;
+  }
   ArrayRef<int64_t> shape = cast<MemRefType>(access->root.getType()).getShape();
   // Dense rows: a new loop x walks the stepped dimension one by one over
   // the window's whole extent; the matmul reads every s-th element.
@@ -2516,7 +2549,11 @@ std::optional<Operand> Lowering::gatherRows(Nest &nest, const BodyValue &moving,
   };
   if (failed(each(box, 0)))
     return std::nullopt;
-  return Operand{slot, getAp(0, partitions, 0, 0, dims)};
+  // The slot's stride of each output loop, `order`'s order.
+  SmallVector<int64_t> strides;
+  for (auto [stride, size] : dims)
+    strides.push_back(stride);
+  return strides;
 }
 
 FailureOr<bool>
@@ -2536,35 +2573,116 @@ Lowering::lowerPackedContraction(Nest &nest, ArrayRef<Box> outBoxes,
   Root &w = roots[weights.root];
   int64_t tileStride = w.layout.getTileStride();
   SmallVector<int> reads{movingIndex};
-  for (const Box &outBox : outBoxes) {
+  auto orderOf = [&](const Box &box) {
     SmallVector<unsigned> order;
     for (unsigned l : nLoops)
-      if (outBox.getSize(l) > 1)
+      if (box.getSize(l) > 1)
         order.push_back(l);
-    Box outOnly = outBox;
-    for (unsigned l = 0; l < nest.getNumLoops(); ++l)
-      if (!inStore[l])
-        outOnly = outOnly.fix(l, 0);
-    PatternOrSplit out =
-        getLoopPattern(locate(nest.store, roots[nest.store.root].layout),
-                       nest.getNumLoops(), outOnly, mLoop);
-    if (!out.pattern)
-      return emitNestError(nest)
-             << "writing: " << (out.split ? "a split output" : out.why);
-    int64_t m = outBox.getSize(mLoop), n = 1;
-    for (unsigned l : order)
-      n *= outBox.getSize(l);
-    Value psum = nextPsum();
-    Operand whole{psum, getAp(0, m, 0, 0, {{1, n}})};
+    return order;
+  };
+  // Consecutive output boxes that differ in their outermost output loop
+  // alone share one gather when their rows fit a slot: fewer, longer DMAs.
+  auto slotElements = [&](const Box &box) -> std::optional<int64_t> {
+    SmallVector<unsigned> order = orderOf(box);
+    std::optional<int64_t> step = getGatherStep(nest, moving, box, order);
+    if (!step)
+      return std::nullopt;
+    int64_t elements = *step * (box.getSize(order.back()) - 1) + 1;
+    for (unsigned l : ArrayRef(order).drop_back())
+      elements *= box.getSize(l);
+    return elements;
+  };
+  for (size_t first = 0; first < outBoxes.size();) {
+    Box merged = outBoxes[first];
+    size_t last = first + 1;
+    SmallVector<unsigned> firstOrder = orderOf(merged);
+    if (!firstOrder.empty() && slotElements(merged)) {
+      unsigned outerLoop = firstOrder.front();
+      while (last < outBoxes.size()) {
+        const Box &next = outBoxes[last];
+        bool adjacent = next.lo[outerLoop] == merged.hi[outerLoop];
+        for (unsigned l = 0; l < nest.getNumLoops() && adjacent; ++l)
+          if (l != outerLoop &&
+              (next.lo[l] != merged.lo[l] || next.hi[l] != merged.hi[l]))
+            adjacent = false;
+        Box grown = merged;
+        grown.hi[outerLoop] = next.hi[outerLoop];
+        std::optional<int64_t> elements = slotElements(grown);
+        if (!adjacent || !elements || *elements > kSlotElements)
+          break;
+        merged = grown;
+        ++last;
+      }
+    }
+    ArrayRef<Box> group = outBoxes.slice(first, last - first);
+    first = last;
+    SmallVector<unsigned> mergedOrder = orderOf(merged);
+    int64_t m = merged.getSize(mLoop);
+    // Each output box: its PSUM bank and its output pattern.
+    struct Part {
+      Box box, outOnly;
+      SmallVector<unsigned> order;
+      LoopPattern out;
+      Operand psum;
+      int64_t n = 1;
+    };
+    SmallVector<Part, 4> parts;
+    for (const Box &outBox : group) {
+      Part &part = parts.emplace_back();
+      part.box = outBox;
+      part.order = orderOf(outBox);
+      part.outOnly = outBox;
+      for (unsigned l = 0; l < nest.getNumLoops(); ++l)
+        if (!inStore[l])
+          part.outOnly = part.outOnly.fix(l, 0);
+      PatternOrSplit out =
+          getLoopPattern(locate(nest.store, roots[nest.store.root].layout),
+                         nest.getNumLoops(), part.outOnly, mLoop);
+      if (!out.pattern)
+        return emitNestError(nest)
+               << "writing: " << (out.split ? "a split output" : out.why);
+      part.out = *out.pattern;
+      for (unsigned l : part.order)
+        part.n *= outBox.getSize(l);
+      part.psum = Operand{nextPsum(), getAp(0, m, 0, 0, {{1, part.n}})};
+    }
     int64_t chunkIndex = 0;
     for (int64_t v = 0; v < nest.trips[outer];
          v += valuesPerChunk, ++chunkIndex) {
       int64_t values = std::min(valuesPerChunk, nest.trips[outer] - v);
       int64_t partitions = values * inner;
-      // The moving operand of this chunk: partition (outer - v) * inner +
-      // the other packed loops row-major; the output's pixels row-major.
-      Box chunk =
-          outBox.restrict(outer, v, v + values).fix(mLoop, outBox.lo[mLoop]);
+      Operand stationary{
+          w.sbuf, getAp(0, partitions, 0,
+                        chunkIndex * tileStride + merged.lo[mLoop], {{1, m}})};
+      SmallVector<NamedAttribute> attrs;
+      if (chunkIndex > 0)
+        attrs.push_back(
+            builder.getNamedAttr("accumulate", builder.getUnitAttr()));
+      Value slot = nextSlot();
+      Box mergedChunk =
+          merged.restrict(outer, v, v + values).fix(mLoop, merged.lo[mLoop]);
+      if (std::optional<SmallVector<int64_t>> strides =
+              gatherRows(nest, moving, mergedChunk, packing.loops, mergedOrder,
+                         slot, partitions)) {
+        // Each box reads its rows of the gathered slot.
+        for (Part &part : parts) {
+          SmallVector<std::pair<int64_t, int64_t>> dims;
+          int64_t offset = 0;
+          for (auto [i, l] : llvm::enumerate(mergedOrder)) {
+            offset += (part.box.lo[l] - merged.lo[l]) * (*strides)[i];
+            dims.emplace_back((*strides)[i], part.box.getSize(l));
+          }
+          emit(MatmulOp::getOperationName(), part.psum,
+               {stationary,
+                {slot, getAp(0, partitions, 0, offset, dims)}},
+               attrs, Engine::Tensor);
+        }
+        continue;
+      }
+      // Element by element (the group is one box then).
+      Part &part = parts.front();
+      Box chunk = part.box.restrict(outer, v, v + values)
+                      .fix(mLoop, part.box.lo[mLoop]);
       ElementLocation slotLocation{getAffineConstantExpr(0, context),
                                    getAffineConstantExpr(0, context)};
       int64_t stride = 1;
@@ -2575,52 +2693,42 @@ Lowering::lowerPackedContraction(Nest &nest, ArrayRef<Box> outBoxes,
         stride *= chunk.getSize(l);
       }
       stride = 1;
-      for (unsigned l : llvm::reverse(order)) {
+      for (unsigned l : llvm::reverse(part.order)) {
         slotLocation.free =
             slotLocation.free +
             (getAffineDimExpr(l, context) - chunk.lo[l]) * stride;
         stride *= chunk.getSize(l);
       }
-      Value slot = nextSlot();
-      Operand movingOperand{slot, getAp(0, partitions, 0, 0, {{1, n}})};
-      if (std::optional<Operand> gathered = gatherRows(
-              nest, moving, chunk, packing.loops, order, slot, partitions)) {
-        movingOperand = *gathered;
-      } else {
-        if (padded)
-          emit(MemsetOp::getOperationName(),
-               {slot, getAp(0, partitions, 0, 0, {{1, n}})}, {},
-               {builder.getNamedAttr("imm0", builder.getF32FloatAttr(0))},
-               Engine::Vector);
-        if (failed(forEachPiece(
-                nest, chunk, reads,
-                [&](const Box &b, ArrayRef<int> chosen) -> LogicalResult {
-                  const Piece &piece = moving.pieces[chosen[0]];
-                  if (!piece.access)
-                    return success();
-                  return emitRelayout(
-                      nest, b, slot, slotLocation, std::nullopt,
-                      roots[piece.access->root].sbuf,
-                      locate(*piece.access, roots[piece.access->root].layout));
-                })))
-          return failure();
-      }
-      Operand stationary{
-          w.sbuf, getAp(0, partitions, 0,
-                        chunkIndex * tileStride + outBox.lo[mLoop], {{1, m}})};
-      SmallVector<NamedAttribute> attrs;
-      if (chunkIndex > 0)
-        attrs.push_back(
-            builder.getNamedAttr("accumulate", builder.getUnitAttr()));
-      emit(MatmulOp::getOperationName(), whole, {stationary, movingOperand},
+      if (padded)
+        emit(MemsetOp::getOperationName(),
+             {slot, getAp(0, partitions, 0, 0, {{1, part.n}})}, {},
+             {builder.getNamedAttr("imm0", builder.getF32FloatAttr(0))},
+             Engine::Vector);
+      if (failed(forEachPiece(
+              nest, chunk, reads,
+              [&](const Box &b, ArrayRef<int> chosen) -> LogicalResult {
+                const Piece &piece = moving.pieces[chosen[0]];
+                if (!piece.access)
+                  return success();
+                return emitRelayout(
+                    nest, b, slot, slotLocation, std::nullopt,
+                    roots[piece.access->root].sbuf,
+                    locate(*piece.access, roots[piece.access->root].layout));
+              })))
+        return failure();
+      emit(MatmulOp::getOperationName(), part.psum,
+           {stationary, {slot, getAp(0, partitions, 0, 0, {{1, part.n}})}},
            attrs, Engine::Tensor);
     }
-    Operand dst{roots[nest.store.root].sbuf,
-                toAp(BoxOperand{Value(), *out.pattern}, m, outOnly, order)};
-    emit(TensorTensorOp::getOperationName(), dst, {dst, whole},
-         {builder.getNamedAttr("alu0",
-                               builder.getStringAttr(getName(AluOp::Add)))},
-         Engine::Vector);
+    for (Part &part : parts) {
+      Operand dst{roots[nest.store.root].sbuf,
+                  toAp(BoxOperand{Value(), part.out}, m, part.outOnly,
+                       part.order)};
+      emit(TensorTensorOp::getOperationName(), dst, {dst, part.psum},
+           {builder.getNamedAttr("alu0",
+                                 builder.getStringAttr(getName(AluOp::Add)))},
+           Engine::Vector);
+    }
   }
   return true;
 }
