@@ -120,6 +120,15 @@ struct Nest {
     int64_t chunkPartitions = 0;
   };
   std::optional<Packing> packing;
+  /// Computed by a neighbouring contraction's PSUM evacuation (its output's
+  /// first value, or the ReLU after it): emits nothing itself.
+  bool fused = false;
+  /// A contraction's evacuation applies the first value its output had
+  /// (a per-partition bias read or a constant) with the scalar engine,
+  /// and with `evacuateTo` also the ReLU after it, writing the ReLU's
+  /// result there.
+  std::optional<Piece> initialValue;
+  std::optional<Access> evacuateTo;
   bool relayout = false;
 
   unsigned getNumLoops() const { return trips.size(); }
@@ -389,6 +398,19 @@ private:
   /// partitions follow and the loop within a group, and weights read
   /// through such a loop get the mapping of their reshaped view.
   void planContractions();
+  /// Fuses into each contraction's PSUM evacuation the nest before it that
+  /// sets its output's first value (a bias or a constant) and the ReLU
+  /// after it (Nest::initialValue, Nest::evacuateTo), as NKI kernels do
+  /// with one activation instruction reading PSUM.
+  void planEvacuations();
+  /// The evacuation of `psum` into the output pattern `dst` of a
+  /// contraction over `box` (output loops; `m` partitions).
+  void emitEvacuation(Nest &nest, const Box &box, unsigned mLoop, Operand dst,
+                      Operand psum, ArrayRef<unsigned> order);
+  /// Where a contraction's output box goes: its output, or the fused
+  /// ReLU's result (`out` is the output's pattern).
+  Operand evacuationTarget(Nest &nest, const Box &box, unsigned mLoop,
+                           ArrayRef<unsigned> order, const LoopPattern &out);
   /// Replaces loop `loop` of `nest` by `loop * factor + inner`, with
   /// `inner` a new innermost loop of `factor` iterations.
   void stripMine(Nest &nest, unsigned loop, int64_t factor);
@@ -514,6 +536,7 @@ private:
   std::optional<mlir::Location> currentLoc;
   SmallVector<std::pair<std::string, std::string>> layerNames;
   SmallVector<int64_t> layerMacs, layerReads, layerWrites, layerCycles;
+  SmallVector<SmallVector<std::string>> layerFused;
   /// Each layer's estimated busy seconds per engine (0-3) and DMA queue
   /// (8 + queue): its predicted time is the busiest one's.
   SmallVector<std::map<int, double>> layerBusy;
@@ -943,6 +966,192 @@ bool Lowering::tryPacking(Nest &nest, int product, unsigned mLoop,
     return true;
   }
   return false;
+}
+
+/// Whether `access` is the identity over the first `rank` loops of `nest`
+/// (the whole output, in order).
+static bool isIdentityAccess(const Nest &nest, const Access &access,
+                             ArrayRef<int64_t> shape) {
+  if (access.indices.size() != shape.size() ||
+      nest.getNumLoops() < shape.size())
+    return false;
+  for (auto [d, index] : llvm::enumerate(access.indices)) {
+    auto dim = dyn_cast<AffineDimExpr>(index);
+    if (!dim || dim.getPosition() != d || nest.trips[d] != shape[d])
+      return false;
+  }
+  return true;
+}
+
+void Lowering::planEvacuations() {
+  auto readers = [&](Value root, size_t except1, size_t except2) {
+    for (auto [j, other] : llvm::enumerate(nests))
+      if (j != except1 && j != except2)
+        for (const BodyValue &v : other.values)
+          for (const Piece &p : v.pieces)
+            if (p.access && p.access->root == root)
+              return true;
+    return false;
+  };
+  for (size_t i = 1; i < nests.size(); ++i) {
+    Nest &nest = nests[i];
+    Nest &init = nests[i - 1];
+    const BodyValue &stored = nest.values[nest.stored];
+    if (!nest.description ||
+        (nest.description->kind != NestClass::Convolution &&
+         nest.description->kind != NestClass::Contraction) ||
+        stored.kind != BodyValue::Kind::Op || !isa<arith::AddFOp>(stored.op))
+      continue;
+    Value out = nest.store.root;
+    ArrayRef<int64_t> shape = roots[out].type.getShape();
+    if (roots[out].role != Role::Intermediate ||
+        !isIdentityAccess(nest, nest.store, shape) ||
+        init.store.root != out || !isIdentityAccess(init, init.store, shape) ||
+        init.fused)
+      continue;
+    // The first value: a read of something else, or a constant.
+    const BodyValue &first = init.values[init.stored];
+    std::optional<Piece> value;
+    if (first.kind == BodyValue::Kind::Constant) {
+      value = Piece();
+      value->constant = first.constant;
+    } else if (first.kind == BodyValue::Kind::Read &&
+               first.pieces.size() == 1 && first.pieces[0].access &&
+               first.pieces[0].access->root != out) {
+      value = first.pieces[0];
+    }
+    if (!value)
+      continue;
+    // The ReLU after it: max(out, 0) of the whole output, and nothing else
+    // reads the output.
+    if (i + 1 >= nests.size() || readers(out, i, i + 1))
+      continue;
+    Nest &relu = nests[i + 1];
+    const BodyValue &r = relu.values[relu.stored];
+    bool isRelu = r.kind == BodyValue::Kind::Op &&
+                  isa<arith::MaximumFOp, arith::MaxNumFOp>(r.op);
+    if (isRelu) {
+      int a = r.operands[0], b = r.operands[1];
+      auto isZero = [&](int v) {
+        return relu.values[v].kind == BodyValue::Kind::Constant &&
+               relu.values[v].constant == 0;
+      };
+      auto isOut = [&](int v) {
+        const BodyValue &read = relu.values[v];
+        return read.kind == BodyValue::Kind::Read &&
+               read.pieces.size() == 1 && read.pieces[0].access &&
+               read.pieces[0].access->root == out &&
+               isIdentityAccess(relu, *read.pieces[0].access, shape);
+      };
+      isRelu = (isZero(a) && isOut(b)) || (isZero(b) && isOut(a));
+    }
+    // The ReLU's result lies across the partitions as the output does.
+    auto bankDim = [&](Value root) -> std::optional<int64_t> {
+      IntegerAttr attr;
+      if (auto arg = dyn_cast<BlockArgument>(root))
+        attr = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                  "dlc.bank_dim");
+      else
+        attr = root.getDefiningOp()->getAttrOfType<IntegerAttr>("dlc.bank_dim");
+      if (!attr)
+        return std::nullopt;
+      return attr.getInt();
+    };
+    if (!isRelu || !isIdentityAccess(relu, relu.store, shape) ||
+        roots[relu.store.root].type.getShape() != shape ||
+        bankDim(relu.store.root) != bankDim(out))
+      continue;
+    nest.initialValue = value;
+    nest.evacuateTo = relu.store;
+    init.fused = true;
+    relu.fused = true;
+  }
+}
+
+Operand Lowering::evacuationTarget(Nest &nest, const Box &box,
+                                   unsigned mLoop, ArrayRef<unsigned> order,
+                                   const LoopPattern &out) {
+  int64_t m = box.getSize(mLoop);
+  if (!nest.evacuateTo)
+    return {roots[nest.store.root].sbuf,
+            toAp(BoxOperand{Value(), out}, m, box, order)};
+  const Access &to = *nest.evacuateTo;
+  PatternOrSplit pattern = getLoopPattern(
+      locate(to, roots[to.root].layout), nest.getNumLoops(), box, mLoop);
+  // The ReLU's result has the output's shape and, in every mode, its
+  // layout (the ReLU is a flexible nest between them); a box within one
+  // partition tile of one is within one of the other.
+  return {roots[to.root].sbuf,
+          toAp(BoxOperand{Value(), *pattern.pattern}, m, box, order)};
+}
+
+void Lowering::emitEvacuation(Nest &nest, const Box &box, unsigned mLoop,
+                              Operand dst, Operand psum,
+                              ArrayRef<unsigned> order) {
+  int64_t m = box.getSize(mLoop);
+  if (!nest.initialValue) {
+    emit(TensorTensorOp::getOperationName(), dst, {dst, psum},
+         {builder.getNamedAttr("alu0",
+                               builder.getStringAttr(getName(AluOp::Add)))},
+         Engine::Vector);
+    return;
+  }
+  // function(psum + bias) on the scalar engine, the bias one value per
+  // partition (or an immediate).
+  SmallVector<Operand> srcs{psum};
+  SmallVector<NamedAttribute> attrs{builder.getNamedAttr(
+      "function",
+      builder.getStringAttr(getName(nest.evacuateTo ? ActivationFunction::Relu
+                                                    : ActivationFunction::Identity)))};
+  const Piece &value = *nest.initialValue;
+  std::optional<LoopPattern> bias;
+  if (value.access) {
+    Box point = box;
+    for (unsigned l : order)
+      point = point.fix(l, box.lo[l]);
+    PatternOrSplit pattern = getLoopPattern(
+        locate(*value.access, roots[value.access->root].layout),
+        nest.getNumLoops(), point, mLoop);
+    // A first value that varies along the free loops is not a bias.
+    bool perPartition = pattern.pattern.has_value();
+    if (perPartition) {
+      PatternOrSplit whole = getLoopPattern(
+          locate(*value.access, roots[value.access->root].layout),
+          nest.getNumLoops(), box, mLoop);
+      perPartition = whole.pattern &&
+                     llvm::all_of(order, [&](unsigned l) {
+                       return whole.pattern->freeStrides[l] == 0;
+                     });
+    }
+    if (!perPartition) {
+      // Materialise the first value, then add.
+      Operand first = dst;
+      PatternOrSplit full = getLoopPattern(
+          locate(*value.access, roots[value.access->root].layout),
+          nest.getNumLoops(), box, mLoop);
+      Operand src{roots[value.access->root].sbuf,
+                  toAp(BoxOperand{Value(), *full.pattern}, m, box, order)};
+      emit(TensorTensorOp::getOperationName(), dst, {psum, src},
+           {builder.getNamedAttr("alu0",
+                                 builder.getStringAttr(getName(AluOp::Add)))},
+           Engine::Vector);
+      if (nest.evacuateTo)
+        emit(TensorScalarOp::getOperationName(), dst, {first},
+             {builder.getNamedAttr("alu0", builder.getStringAttr(
+                                               getName(AluOp::Max))),
+              builder.getNamedAttr("alu1", builder.getStringAttr(
+                                               getName(AluOp::Bypass)))},
+             Engine::Vector);
+      return;
+    }
+    srcs.push_back({roots[value.access->root].sbuf,
+                    getAp(pattern.pattern->partitionStart, m, 0,
+                          pattern.pattern->freeOffset, {})});
+  } else {
+    attrs.push_back(builder.getNamedAttr(
+        "imm0", builder.getF32FloatAttr(value.constant)));
+  }
+  emit(ActivationOp::getOperationName(), dst, srcs, attrs, Engine::Scalar);
 }
 
 void Lowering::planContractions() {
@@ -2374,10 +2583,10 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
            attrs, Engine::Tensor);
     }
     // The output's first value (bias or zeros) plus the sums.
-    Operand dst{roots[nest.store.root].sbuf,
-                toAp(BoxOperand{Value(), *out.pattern}, m, outOnly, outOrder)};
-    emit(TensorTensorOp::getOperationName(), dst, {dst, whole}, {aluAdd},
-         Engine::Vector);
+    emitEvacuation(nest, outOnly, *mLoop,
+                   evacuationTarget(nest, outOnly, *mLoop, outOrder, *out.pattern),
+                   whole, outOrder);
+    (void)aluAdd;
     return success();
   };
   for (const Box &box : outBoxes)
@@ -2720,15 +2929,11 @@ Lowering::lowerPackedContraction(Nest &nest, ArrayRef<Box> outBoxes,
            {stationary, {slot, getAp(0, partitions, 0, 0, {{1, part.n}})}},
            attrs, Engine::Tensor);
     }
-    for (Part &part : parts) {
-      Operand dst{roots[nest.store.root].sbuf,
-                  toAp(BoxOperand{Value(), part.out}, m, part.outOnly,
-                       part.order)};
-      emit(TensorTensorOp::getOperationName(), dst, {dst, part.psum},
-           {builder.getNamedAttr("alu0",
-                                 builder.getStringAttr(getName(AluOp::Add)))},
-           Engine::Vector);
-    }
+    for (Part &part : parts)
+      emitEvacuation(nest, part.outOnly, mLoop,
+                     evacuationTarget(nest, part.outOnly, mLoop, part.order,
+                                      part.out),
+                     part.psum, part.order);
   }
   return true;
 }
@@ -2912,6 +3117,7 @@ LogicalResult Lowering::run() {
     return op.emitError("inferentia: ")
            << op.getName() << " outside a loop nest is not supported";
   }
+  planEvacuations();
   // Live ranges and layers.
   for (auto [i, nest] : llvm::enumerate(nests)) {
     auto use = [&](Value root, bool write) {
@@ -2922,17 +3128,34 @@ LogicalResult Lowering::run() {
       if (write)
         r.lastWrite = i;
     };
-    use(nest.store.root, true);
-    for (const BodyValue &v : nest.values)
-      for (const Piece &p : v.pieces)
-        if (p.access)
-          use(p.access->root, false);
+    // A contraction whose evacuation writes the ReLU's result never
+    // needs its own output buffer.
+    Value skipped = nest.evacuateTo ? nest.store.root : Value();
+    if (!nest.fused) {
+      if (nest.evacuateTo)
+        use(nest.evacuateTo->root, true);
+      else
+        use(nest.store.root, true);
+      for (const BodyValue &v : nest.values)
+        for (const Piece &p : v.pieces)
+          if (p.access && p.access->root != skipped)
+            use(p.access->root, false);
+      if (nest.initialValue && nest.initialValue->access)
+        use(nest.initialValue->access->root, false);
+    }
     std::string name = getNodeName(nest.root->getLoc());
     std::string opType = getNodeOpType(nest.root->getLoc());
+    if (nest.fused && i > 0 && nests[i - 1].evacuateTo) {
+      // The ReLU computed by the contraction before it.
+      nest.layer = nests[i - 1].layer;
+      layerFused[nest.layer].push_back(name);
+      continue;
+    }
     auto *it = llvm::find_if(layerNames,
                              [&](const auto &l) { return l.first == name; });
     nest.layer = it - layerNames.begin();
     if (it == layerNames.end()) {
+      layerFused.emplace_back();
       layerNames.emplace_back(name, opType);
       layerMacs.push_back(0);
       layerReads.push_back(0);
@@ -3106,6 +3329,8 @@ LogicalResult Lowering::run() {
         loadRoot(root);
         currentLayer = nest.layer;
       }
+    if (nest.fused)
+      continue;
     if (failed(lowerNest(nest)))
       return failure();
     for (auto &[value, root] : roots)
@@ -3125,7 +3350,9 @@ LogicalResult Lowering::run() {
   for (auto [i, names] : llvm::enumerate(layerNames))
     layers.push_back(LayerAttr::get(
         context, builder.getStringAttr(names.first),
-        builder.getStringAttr(names.second), builder.getArrayAttr({}),
+        builder.getStringAttr(names.second),
+        builder.getStrArrayAttr(SmallVector<StringRef>(layerFused[i].begin(),
+                                                       layerFused[i].end())),
         layerMacs[i], layerCycles[i], layerReads[i], layerWrites[i]));
   program.setLayersAttr(builder.getArrayAttr(layers));
   if (auto banks = func->getAttrOfType<DictionaryAttr>("dlc.bank_layout"))

@@ -2,18 +2,21 @@
 
 // Few channels (2) and 9 taps: the taps go across the partitions with the
 // channels (18 rows), the moving operand gathered by DMA per channel and tap
-// (clipped to the image, zeros elsewhere), one matmul, the bias added as the
-// PSUM result is evacuated, the ReLU on the vector engine.
+// (clipped to the image, zeros elsewhere), one matmul; the scalar engine
+// evacuates PSUM with the bias per partition and the ReLU in one
+// activation, so the bias broadcast and the ReLU nest emit nothing (the
+// layer lists the ReLU as fused).
 // CHECK-LABEL: inferentia.program @conv_relu
+// CHECK-SAME: layers = [#inferentia.layer<name = "conv", op = "Conv", fused = ["relu"]
 // CHECK: %[[W:[0-9]+]] = inferentia.dram_tensor "{{.*}}4x2x3x3xf32" "weights"
 // CHECK-SAME: #inferentia.mapping<shape = [18, 4], partition_dim = 0, partition_tile = 18>
 // CHECK: inferentia.memset %[[SLOT:[0-9]+]]<p = 0 : 18, offset = 0, strides = [1], sizes = [36]> value(0.000000e+00)
 // CHECK: inferentia.dma_copy %[[SLOT]]<p = 0 : 1, offset = 7, strides = [6, 1], sizes = [5, 5]>, %{{[0-9]+}}<p = 0 : 1, offset = 0, strides = [6, 1], sizes = [5, 5]> queue({{[0-9]+}}) cause("relayout")
 // CHECK: inferentia.dma_copy %[[SLOT]]<p = 17 : 1, offset = 0, strides = [6, 1], sizes = [5, 5]>
 // CHECK: %[[MM:[0-9]+]] = inferentia.matmul %[[PSUM:[0-9]+]]<p = 0 : 4, offset = 0, strides = [1], sizes = [36]>, %{{[0-9]+}}<p = 0 : 18, offset = 0, strides = [1], sizes = [4]>, %[[SLOT]]<p = 0 : 18, offset = 0, strides = [1], sizes = [36]>
-// CHECK: inferentia.tensor_tensor "add" %[[OUT:[0-9]+]]<p = 0 : 4, {{.*}}>, %[[OUT]]<{{.*}}>, %[[PSUM]]<p = 0 : 4, offset = 0, strides = [1], sizes = [36]> deps(%[[MM]])
-// CHECK: inferentia.tensor_scalar "max", "bypass" %{{[0-9]+}}<p = 0 : 4, offset = 0, strides = [1], sizes = [36]>, %[[OUT]]
-// CHECK: inferentia.dma_copy %{{[0-9]+}}<p = 0 : 4 step 36, offset = 0, strides = [1], sizes = [36]>, %{{[0-9]+}}<p = 0 : 4, {{.*}}> queue({{[0-9]+}}) cause("store")
+// CHECK: inferentia.activation "relu" %[[Y:[0-9]+]]<p = 0 : 4, offset = 0, strides = [1], sizes = [36]>, %[[PSUM]]<p = 0 : 4, offset = 0, strides = [1], sizes = [36]>, %{{[0-9]+}}<p = 0 : 4, offset = 0, strides = [1], sizes = [1]> deps(%[[MM]]
+// CHECK-NOT: inferentia.tensor_scalar "max"
+// CHECK: inferentia.dma_copy %{{[0-9]+}}<p = 0 : 4 step 36, offset = 0, strides = [1], sizes = [36]>, %[[Y]]<p = 0 : 4, {{.*}}> queue({{[0-9]+}}) cause("store")
 func.func @conv_relu(%x: tensor<1x2x6x6xf32> {dlc.name = "x"}) -> (tensor<1x4x6x6xf32> {dlc.name = "y"}) {
   %w = dlc.constant dense<[[[[-0.73, 0.69, 0.53], [-0.49, -0.01, -0.10], [0.30, 0.58, -0.81]], [[-0.94, 0.67, -0.13], [0.52, -1.00, -0.11], [0.44, -0.54, 0.89]]], [[[0.80, -0.94, -0.95], [0.08, 0.88, -0.24], [-0.57, -0.16, -0.94]], [[-0.56, -0.12, -0.01], [-0.53, -0.54, -0.56], [-0.08, -0.42, -0.96]]], [[[0.68, 0.11, 0.28], [-0.63, 0.99, 0.72], [-0.76, -0.33, 0.44]], [[0.42, 0.87, -0.16], [0.66, 0.34, -0.39], [0.18, 0.76, 0.69]]], [[[0.01, 0.18, -0.93], [-0.51, 0.59, -0.17], [-0.65, 0.10, 0.41]], [[0.35, -0.25, -0.12], [0.02, 0.56, 0.04], [-0.21, -0.02, -0.94]]]]> : tensor<4x2x3x3xf32> loc("w")
   %b = dlc.constant dense<[-0.91, 0.41, 0.97, 0.19]> : tensor<4xf32> loc("b")
