@@ -28,6 +28,7 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <cmath>
+#include <numeric>
 #include <map>
 
 namespace dlc::inferentia {
@@ -392,6 +393,9 @@ private:
               SmallVector<std::pair<IntegerSet, bool>> conditions);
   FailureOr<int> parseValue(Nest &nest, Value value);
   LogicalResult assignMappings();
+  /// The positive constant offsets along dimension `dim` at which nests
+  /// read `root` (index = loop + offset).
+  SmallVector<int64_t> getPartitionOffsets(Value root, int64_t dim);
   /// Shapes contractions for the tensor engine before buffers are placed:
   /// a contraction loop whose elements reach the partitions in groups (a
   /// flattened activation, k = 36 * c + r) is split into the loop the
@@ -869,10 +873,76 @@ LogicalResult Lowering::assignMappings() {
       mappingShape.push_back(1), dim = 0;
     int64_t tile =
         dim < 0 ? 1 : std::min(mappingShape[dim], machine.partitions);
+    // Parts read at an offset along the partition dimension (a gate's
+    // second half, channel 1 of 2) start at partition 0 when the tile
+    // divides the offset: the engines work lane by lane, and a part at
+    // partition 64 would have to move before it meets one at 0.
+    if (dim >= 0 && static_cast<size_t>(dim) < shape.size())
+      for (int64_t offset : getPartitionOffsets(value, dim))
+        tile = std::gcd(tile, offset);
     root.mapping = MappingAttr::get(context, mappingShape, dim, tile);
     root.layout = Layout::get(root.mapping);
   }
+  // An elementwise nest keeps its operands' lanes together: a tensor it
+  // reads on the partitions it writes gets the same tile, to a fixed point
+  // (a gate read in halves makes the sum that produces it halved too).
+  auto tileOf = [&](Value root) { return roots[root].layout.partitionTile; };
+  auto setTile = [&](Value root, int64_t tile) {
+    Root &r = roots[root];
+    r.mapping = MappingAttr::get(context, r.mapping.getShape(),
+                                 r.mapping.getPartitionDim(), tile);
+    r.layout = Layout::get(r.mapping);
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Nest &nest : nests) {
+      if (nest.description && (nest.description->kind == NestClass::Convolution ||
+                               nest.description->kind == NestClass::Contraction))
+        continue;
+      Value written = nest.store.root;
+      int64_t wDim = roots[written].layout.partitionDim;
+      if (wDim < 0 || static_cast<size_t>(wDim) >= nest.store.indices.size())
+        continue;
+      AffineExpr wIndex = nest.store.indices[wDim];
+      for (const BodyValue &v : nest.values)
+        for (const Piece &p : v.pieces) {
+          if (!p.access || p.access->root == written)
+            continue;
+          int64_t rDim = roots[p.access->root].layout.partitionDim;
+          if (rDim < 0 || static_cast<size_t>(rDim) >= p.access->indices.size() ||
+              p.access->indices[rDim] != wIndex)
+            continue;
+          int64_t tile = std::gcd(tileOf(written), tileOf(p.access->root));
+          for (Value root : {written, p.access->root})
+            if (tileOf(root) != tile) {
+              setTile(root, tile);
+              changed = true;
+            }
+        }
+    }
+  }
   return success();
+}
+
+SmallVector<int64_t> Lowering::getPartitionOffsets(Value root, int64_t dim) {
+  // Reads whose index along `dim` is one loop plus a constant.
+  SmallVector<int64_t> offsets;
+  for (const Nest &nest : nests)
+    for (const BodyValue &v : nest.values)
+      for (const Piece &p : v.pieces) {
+        if (!p.access || p.access->root != root ||
+            static_cast<int64_t>(p.access->indices.size()) <= dim)
+          continue;
+        AffineExpr index = p.access->indices[dim];
+        auto sum = dyn_cast<AffineBinaryOpExpr>(index);
+        if (!sum || sum.getKind() != AffineExprKind::Add)
+          continue;
+        auto loop = dyn_cast<AffineDimExpr>(sum.getLHS());
+        auto offset = dyn_cast<AffineConstantExpr>(sum.getRHS());
+        if (loop && offset && offset.getValue() > 0)
+          offsets.push_back(offset.getValue());
+      }
+  return offsets;
 }
 
 void Lowering::stripMine(Nest &nest, unsigned loop, int64_t factor) {
