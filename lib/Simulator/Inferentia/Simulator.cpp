@@ -191,6 +191,8 @@ void applyFunction(ActivationFunction function, float *a, int64_t n) {
     return map([](float x) { return std::fabs(x); });
   case F::Neg:
     return map([](float x) { return -x; });
+  case F::Erf:
+    return map([](float x) { return std::erf(x); });
   }
 }
 

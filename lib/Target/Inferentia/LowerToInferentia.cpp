@@ -28,8 +28,8 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <cmath>
-#include <numeric>
 #include <map>
+#include <numeric>
 
 namespace dlc::inferentia {
 #define GEN_PASS_DEF_LOWERTOINFERENTIA
@@ -302,6 +302,8 @@ std::optional<ActivationFunction> getFunction(Operation *op) {
     return F::Abs;
   if (isa<arith::NegFOp>(op))
     return F::Neg;
+  if (isa<math::ErfOp>(op))
+    return F::Erf;
   return std::nullopt;
 }
 
@@ -465,10 +467,9 @@ private:
                                        const Box &chunk,
                                        ArrayRef<unsigned> order);
   std::optional<SmallVector<int64_t>>
-  gatherRows(Nest &nest, const BodyValue &moving,
-                                    const Box &chunk, ArrayRef<unsigned> packed,
-                                    ArrayRef<unsigned> order, Value slot,
-                                    int64_t partitions);
+  gatherRows(Nest &nest, const BodyValue &moving, const Box &chunk,
+             ArrayRef<unsigned> packed, ArrayRef<unsigned> order, Value slot,
+             int64_t partitions);
   /// The matmuls of a packed contraction (Nest::Packing): per output box and
   /// chunk of the packed loops, the moving operand is gathered into a slot
   /// by DMA (one partition per channel and tap), the weights lie packed.
@@ -896,8 +897,9 @@ LogicalResult Lowering::assignMappings() {
   for (bool changed = true; changed;) {
     changed = false;
     for (const Nest &nest : nests) {
-      if (nest.description && (nest.description->kind == NestClass::Convolution ||
-                               nest.description->kind == NestClass::Contraction))
+      if (nest.description &&
+          (nest.description->kind == NestClass::Convolution ||
+           nest.description->kind == NestClass::Contraction))
         continue;
       Value written = nest.store.root;
       int64_t wDim = roots[written].layout.partitionDim;
@@ -909,7 +911,8 @@ LogicalResult Lowering::assignMappings() {
           if (!p.access || p.access->root == written)
             continue;
           int64_t rDim = roots[p.access->root].layout.partitionDim;
-          if (rDim < 0 || static_cast<size_t>(rDim) >= p.access->indices.size() ||
+          if (rDim < 0 ||
+              static_cast<size_t>(rDim) >= p.access->indices.size() ||
               p.access->indices[rDim] != wIndex)
             continue;
           int64_t tile = std::gcd(tileOf(written), tileOf(p.access->root));
@@ -1075,9 +1078,8 @@ void Lowering::planEvacuations() {
     Value out = nest.store.root;
     ArrayRef<int64_t> shape = roots[out].type.getShape();
     if (roots[out].role != Role::Intermediate ||
-        !isIdentityAccess(nest, nest.store, shape) ||
-        init.store.root != out || !isIdentityAccess(init, init.store, shape) ||
-        init.fused)
+        !isIdentityAccess(nest, nest.store, shape) || init.store.root != out ||
+        !isIdentityAccess(init, init.store, shape) || init.fused)
       continue;
     // The first value: a read of something else, or a constant.
     const BodyValue &first = init.values[init.stored];
@@ -1108,9 +1110,8 @@ void Lowering::planEvacuations() {
       };
       auto isOut = [&](int v) {
         const BodyValue &read = relu.values[v];
-        return read.kind == BodyValue::Kind::Read &&
-               read.pieces.size() == 1 && read.pieces[0].access &&
-               read.pieces[0].access->root == out &&
+        return read.kind == BodyValue::Kind::Read && read.pieces.size() == 1 &&
+               read.pieces[0].access && read.pieces[0].access->root == out &&
                isIdentityAccess(relu, *read.pieces[0].access, shape);
       };
       isRelu = (isZero(a) && isOut(b)) || (isZero(b) && isOut(a));
@@ -1138,16 +1139,16 @@ void Lowering::planEvacuations() {
   }
 }
 
-Operand Lowering::evacuationTarget(Nest &nest, const Box &box,
-                                   unsigned mLoop, ArrayRef<unsigned> order,
+Operand Lowering::evacuationTarget(Nest &nest, const Box &box, unsigned mLoop,
+                                   ArrayRef<unsigned> order,
                                    const LoopPattern &out) {
   int64_t m = box.getSize(mLoop);
   if (!nest.evacuateTo)
     return {roots[nest.store.root].sbuf,
             toAp(BoxOperand{Value(), out}, m, box, order)};
   const Access &to = *nest.evacuateTo;
-  PatternOrSplit pattern = getLoopPattern(
-      locate(to, roots[to.root].layout), nest.getNumLoops(), box, mLoop);
+  PatternOrSplit pattern = getLoopPattern(locate(to, roots[to.root].layout),
+                                          nest.getNumLoops(), box, mLoop);
   // The ReLU's result has the output's shape and, in every mode, its
   // layout (the ReLU is a flexible nest between them); a box within one
   // partition tile of one is within one of the other.
@@ -1170,26 +1171,25 @@ void Lowering::emitEvacuation(Nest &nest, const Box &box, unsigned mLoop,
   // partition (or an immediate).
   SmallVector<Operand> srcs{psum};
   SmallVector<NamedAttribute> attrs{builder.getNamedAttr(
-      "function",
-      builder.getStringAttr(getName(nest.evacuateTo ? ActivationFunction::Relu
-                                                    : ActivationFunction::Identity)))};
+      "function", builder.getStringAttr(getName(
+                      nest.evacuateTo ? ActivationFunction::Relu
+                                      : ActivationFunction::Identity)))};
   const Piece &value = *nest.initialValue;
   std::optional<LoopPattern> bias;
   if (value.access) {
     Box point = box;
     for (unsigned l : order)
       point = point.fix(l, box.lo[l]);
-    PatternOrSplit pattern = getLoopPattern(
-        locate(*value.access, roots[value.access->root].layout),
-        nest.getNumLoops(), point, mLoop);
+    PatternOrSplit pattern =
+        getLoopPattern(locate(*value.access, roots[value.access->root].layout),
+                       nest.getNumLoops(), point, mLoop);
     // A first value that varies along the free loops is not a bias.
     bool perPartition = pattern.pattern.has_value();
     if (perPartition) {
       PatternOrSplit whole = getLoopPattern(
           locate(*value.access, roots[value.access->root].layout),
           nest.getNumLoops(), box, mLoop);
-      perPartition = whole.pattern &&
-                     llvm::all_of(order, [&](unsigned l) {
+      perPartition = whole.pattern && llvm::all_of(order, [&](unsigned l) {
                        return whole.pattern->freeStrides[l] == 0;
                      });
     }
@@ -1207,10 +1207,10 @@ void Lowering::emitEvacuation(Nest &nest, const Box &box, unsigned mLoop,
            Engine::Vector);
       if (nest.evacuateTo)
         emit(TensorScalarOp::getOperationName(), dst, {first},
-             {builder.getNamedAttr("alu0", builder.getStringAttr(
-                                               getName(AluOp::Max))),
-              builder.getNamedAttr("alu1", builder.getStringAttr(
-                                               getName(AluOp::Bypass)))},
+             {builder.getNamedAttr("alu0",
+                                   builder.getStringAttr(getName(AluOp::Max))),
+              builder.getNamedAttr(
+                  "alu1", builder.getStringAttr(getName(AluOp::Bypass)))},
              Engine::Vector);
       return;
     }
@@ -1218,8 +1218,8 @@ void Lowering::emitEvacuation(Nest &nest, const Box &box, unsigned mLoop,
                     getAp(pattern.pattern->partitionStart, m, 0,
                           pattern.pattern->freeOffset, {})});
   } else {
-    attrs.push_back(builder.getNamedAttr(
-        "imm0", builder.getF32FloatAttr(value.constant)));
+    attrs.push_back(
+        builder.getNamedAttr("imm0", builder.getF32FloatAttr(value.constant)));
   }
   emit(ActivationOp::getOperationName(), dst, srcs, attrs, Engine::Scalar);
 }
@@ -2653,9 +2653,10 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
            attrs, Engine::Tensor);
     }
     // The output's first value (bias or zeros) plus the sums.
-    emitEvacuation(nest, outOnly, *mLoop,
-                   evacuationTarget(nest, outOnly, *mLoop, outOrder, *out.pattern),
-                   whole, outOrder);
+    emitEvacuation(
+        nest, outOnly, *mLoop,
+        evacuationTarget(nest, outOnly, *mLoop, outOrder, *out.pattern), whole,
+        outOrder);
     (void)aluAdd;
     return success();
   };
@@ -2713,9 +2714,9 @@ static const Access *getPaddedAccess(const BodyValue &read) {
 }
 
 std::optional<int64_t> Lowering::getGatherStep(Nest &nest,
-                                              const BodyValue &moving,
-                                              const Box &chunk,
-                                              ArrayRef<unsigned> order) {
+                                               const BodyValue &moving,
+                                               const Box &chunk,
+                                               ArrayRef<unsigned> order) {
   const Access *access = getPaddedAccess(moving);
   if (!access || order.empty())
     return std::nullopt;
@@ -2736,11 +2737,9 @@ std::optional<int64_t> Lowering::getGatherStep(Nest &nest,
 }
 
 std::optional<SmallVector<int64_t>>
-Lowering::gatherRows(Nest &nest, const BodyValue &moving,
-                                            const Box &chunk,
-                                            ArrayRef<unsigned> packed,
-                                            ArrayRef<unsigned> order,
-                                            Value slot, int64_t partitions) {
+Lowering::gatherRows(Nest &nest, const BodyValue &moving, const Box &chunk,
+                     ArrayRef<unsigned> packed, ArrayRef<unsigned> order,
+                     Value slot, int64_t partitions) {
   const Access *access = getPaddedAccess(moving);
   if (!access || order.empty())
     return std::nullopt;
@@ -2952,8 +2951,7 @@ Lowering::lowerPackedContraction(Nest &nest, ArrayRef<Box> outBoxes,
             dims.emplace_back((*strides)[i], part.box.getSize(l));
           }
           emit(MatmulOp::getOperationName(), part.psum,
-               {stationary,
-                {slot, getAp(0, partitions, 0, offset, dims)}},
+               {stationary, {slot, getAp(0, partitions, 0, offset, dims)}},
                attrs, Engine::Tensor);
         }
         continue;
@@ -3000,10 +2998,10 @@ Lowering::lowerPackedContraction(Nest &nest, ArrayRef<Box> outBoxes,
            attrs, Engine::Tensor);
     }
     for (Part &part : parts)
-      emitEvacuation(nest, part.outOnly, mLoop,
-                     evacuationTarget(nest, part.outOnly, mLoop, part.order,
-                                      part.out),
-                     part.psum, part.order);
+      emitEvacuation(
+          nest, part.outOnly, mLoop,
+          evacuationTarget(nest, part.outOnly, mLoop, part.order, part.out),
+          part.psum, part.order);
   }
   return true;
 }
@@ -3421,8 +3419,8 @@ LogicalResult Lowering::run() {
     layers.push_back(LayerAttr::get(
         context, builder.getStringAttr(names.first),
         builder.getStringAttr(names.second),
-        builder.getStrArrayAttr(SmallVector<StringRef>(layerFused[i].begin(),
-                                                       layerFused[i].end())),
+        builder.getStrArrayAttr(
+            SmallVector<StringRef>(layerFused[i].begin(), layerFused[i].end())),
         layerMacs[i], layerCycles[i], layerReads[i], layerWrites[i]));
   program.setLayersAttr(builder.getArrayAttr(layers));
   if (auto banks = func->getAttrOfType<DictionaryAttr>("dlc.bank_layout"))

@@ -151,6 +151,8 @@ StringRef inf::getName(ActivationFunction function) {
     return "abs";
   case F::Neg:
     return "neg";
+  case F::Erf:
+    return "erf";
   }
   llvm_unreachable("unknown activation function");
 }
@@ -206,7 +208,8 @@ template <> ArrayRef<ActivationFunction> enumerators() {
   using F = ActivationFunction;
   static const F all[] = {F::Identity,   F::Relu,    F::Exp,  F::Log,
                           F::Tanh,       F::Sigmoid, F::Sqrt, F::Rsqrt,
-                          F::Reciprocal, F::Square,  F::Abs,  F::Neg};
+                          F::Reciprocal, F::Square,  F::Abs,  F::Neg,
+                          F::Erf};
   return all;
 }
 template <> ArrayRef<Cause> enumerators() {

@@ -1,4 +1,5 @@
 // RUN: not dlc-opt %s --split-input-file --dlc-inferentia-pipeline 2>&1 | FileCheck %s
+// RUN: not dlc-opt %s --split-input-file --dlc-inferentia-lower 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not dlc-opt %s --split-input-file --dlc-inferentia-pipeline="hw=psum_bank_bytes=0" 2>&1 | FileCheck %s --check-prefix=MACHINE
 
 // The engines compute in float32: an integer tensor is refused, naming it.
@@ -10,11 +11,18 @@ func.func @integers(%x: tensor<4xi32> {dlc.name = "x"}) -> (tensor<4xi32> {dlc.n
 
 // -----
 
-// An operation no engine has an instruction for, on its ONNX node.
-// CHECK: error: loc("erf"("Erf")): inferentia: node 'erf' (Erf): math.erf has no engine instruction
-func.func @erf(%x: tensor<4x8xf32> {dlc.name = "x"}) -> (tensor<4x8xf32> {dlc.name = "y"}) {
-  %r = dlc.erf %x : tensor<4x8xf32> loc("erf"("Erf"))
-  return %r : tensor<4x8xf32>
+// An operation no engine has an instruction for, on its ONNX node (the
+// pass alone, on affine IR written by hand).
+// PASS: error: inferentia: node 'sine' (Sin): math.sin has no engine instruction
+module attributes {dlc.entry = {arg_attrs = [{dlc.name = "x"}], function = "main", res_attrs = [{dlc.name = "y"}], type = (tensor<8xf32>) -> tensor<8xf32>}} {
+  func.func @main(%x: memref<8xf32>, %y: memref<8xf32>) {
+    affine.for %i = 0 to 8 {
+      %v = affine.load %x[%i] : memref<8xf32>
+      %s = math.sin %v : f32
+      affine.store %s, %y[%i] : memref<8xf32>
+    } loc("sine"("Sin"))
+    return
+  }
 }
 
 // -----

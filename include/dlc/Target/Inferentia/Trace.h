@@ -103,7 +103,9 @@ enum class ActivationFunction {
   Reciprocal,
   Square,
   Abs,
-  Neg
+  Neg,
+  /// The Gauss error function (NKI's nl.erf), as GELU needs.
+  Erf
 };
 /// Why a copy moves data (the report's `onchip_copies`/`offchip_copies`
 /// by cause). Compute instructions have None.

@@ -100,7 +100,7 @@ dlc::inferentia::parseFunction(StringRef name) {
   using F = ActivationFunction;
   return parseName(name, {F::Identity, F::Relu, F::Exp, F::Log, F::Tanh,
                           F::Sigmoid, F::Sqrt, F::Rsqrt, F::Reciprocal,
-                          F::Square, F::Abs, F::Neg});
+                          F::Square, F::Abs, F::Neg, F::Erf});
 }
 std::optional<Cause> dlc::inferentia::parseCause(StringRef name) {
   return parseName(name, {Cause::None, Cause::Load, Cause::Store, Cause::Spill,
