@@ -46,6 +46,11 @@ namespace {
 /// elementwise bodies and reductions), and how many slots rotate.
 constexpr int64_t kSlotElements = 2048;
 constexpr int64_t kSlots = 6;
+/// Small slots (a stationary operand's 128 columns) for operands staged
+/// from DRAM: enough of them that the DMA queues keep loading while the
+/// tensor engine works ([choice]: 16, one per queue).
+constexpr int64_t kStagingSlots = 16;
+constexpr int64_t kStagingElements = 128;
 constexpr int64_t kElementBytes = 4;
 /// How many nests ahead of their first use weights and inputs load when
 /// SBUF has room for them that early ([choice]: enough to hide a layer's
@@ -486,7 +491,8 @@ private:
                              const ElementLocation &fromLocation);
   /// A slot holding `operand`'s elements from partition `start` on, filled
   /// by DMA when `copy`.
-  Operand realign(Operand operand, int64_t start = 0, bool copy = true);
+  Operand realign(Operand operand, int64_t start = 0, bool copy = true,
+                  bool small = false);
   /// Calls `body` with each sub-box of `box` on which every read of
   /// `reads` is one piece (`chosen[i]` its piece).
   LogicalResult
@@ -534,7 +540,10 @@ private:
   Value ones;
   /// DRAM tensors that stand for SBUF homes, and why they are moved.
   DenseMap<Value, Cause> dramHomes;
-  size_t nextSlotIndex = 0, nextPsumIndex = 0;
+  size_t nextSlotIndex = 0, nextPsumIndex = 0, nextStagingIndex = 0;
+  /// Whether SBUF keeps room for the staging slots.
+  bool staging = false;
+  SmallVector<Value> stagingSlots;
   int64_t nextQueue = 0;
   int64_t currentLayer = -1;
   /// The ONNX node the instructions being emitted compute.
@@ -1340,10 +1349,12 @@ void Lowering::planContractions() {
 }
 
 LogicalResult Lowering::allocate() {
-  // Scratch at the top of every partition: the rotating slots; below, the
-  // buffers' homes, first fit over their live ranges.
+  // Scratch at the top of every partition: the rotating slots, and the
+  // staging slots when a tensor lives in DRAM; below, the buffers' homes,
+  // first fit over their live ranges.
   int64_t capacity =
-      machine.sbufPartitionBytes - kSlots * kSlotElements * kElementBytes - 512;
+      machine.sbufPartitionBytes - kSlots * kSlotElements * kElementBytes -
+      512 - (staging ? kStagingSlots * kStagingElements * kElementBytes : 0);
   struct Interval {
     int64_t begin, end, last;
   };
@@ -1487,7 +1498,9 @@ Value Lowering::emit(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
         sources.push_back(src);
         continue;
       }
-      Operand staged = realign(src, src.ap.getStart(), /*copy=*/false);
+      Operand staged =
+          realign(src, src.ap.getStart(), /*copy=*/false,
+                  /*small=*/src.ap.getFreeElements() <= kStagingElements);
       emitRaw(DmaCopyOp::getOperationName(), staged, {toDram(src)}, {},
               Engine::Dma, dramHomes.lookup(src.buffer));
       sources.push_back(staged);
@@ -3107,16 +3120,20 @@ LogicalResult Lowering::emitRelayout(Nest &nest, const Box &box, Value to,
   return copy(box);
 }
 
-Operand Lowering::realign(Operand operand, int64_t start, bool copy) {
+Operand Lowering::realign(Operand operand, int64_t start, bool copy,
+                          bool small) {
   // The same dimensions, dense: instructions that count dimensions
   // (tensor_reduce) read the slot as they would have read the operand.
   ArrayRef<int64_t> sizes = operand.ap.getSizes();
   SmallVector<int64_t> strides(sizes.size(), 1);
   for (size_t d = sizes.size(); d-- > 1;)
     strides[d - 1] = strides[d] * sizes[d];
-  Operand slot{nextSlot(), AccessPatternAttr::get(context, start,
-                                                  operand.ap.getPartitions(), 0,
-                                                  0, strides, sizes)};
+  Value buffer = small && !stagingSlots.empty()
+                     ? stagingSlots[nextStagingIndex++ % stagingSlots.size()]
+                     : nextSlot();
+  Operand slot{buffer, AccessPatternAttr::get(context, start,
+                                              operand.ap.getPartitions(), 0, 0,
+                                              strides, sizes)};
   if (copy)
     emitDma(slot, operand, Cause::Relayout);
   return slot;
@@ -3247,7 +3264,19 @@ LogicalResult Lowering::run() {
   if (failed(assignMappings()))
     return failure();
   planContractions();
+  // Weights that stay in DRAM are staged matmul by matmul through small
+  // slots, which take room from the homes: place them again with that room
+  // set aside.
   if (failed(allocate()))
+    return failure();
+  if (llvm::any_of(roots, [](const auto &entry) {
+        return entry.second.inDram && entry.second.role == Role::Weights;
+      })) {
+    staging = true;
+    for (auto &[value, root] : roots)
+      root.inDram = false;
+  }
+  if (staging && failed(allocate()))
     return failure();
 
   // The program.
@@ -3379,6 +3408,14 @@ LogicalResult Lowering::run() {
     auto type = BufferType::get(context, "sbuf", machine.partitions,
                                 machine.partitions, f32, mapping);
     ones = builder.create<AllocOp>(func.getLoc(), type, slotBase - 512);
+    auto stagingMapping = MappingAttr::get(
+        context, {machine.partitions, kStagingElements}, 0, machine.partitions);
+    auto stagingType = BufferType::get(context, "sbuf", machine.partitions,
+                                       kStagingElements, f32, stagingMapping);
+    for (int64_t i = 0; staging && i < kStagingSlots; ++i)
+      stagingSlots.push_back(builder.create<AllocOp>(
+          func.getLoc(), stagingType,
+          slotBase - 512 - (i + 1) * kStagingElements * kElementBytes));
     emit(MemsetOp::getOperationName(),
          {ones, getAp(0, machine.partitions, 0, 0, {{1, machine.partitions}})},
          {}, {builder.getNamedAttr("imm0", builder.getF32FloatAttr(1))},
