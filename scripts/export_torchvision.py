@@ -27,18 +27,15 @@ whose export-info.json matches (model, seed, opset, torch version) is kept.
 """
 
 import argparse
-import fcntl
-import json
 import os
-import shutil
 import sys
-import tempfile
 
 import numpy as np
-import onnx
 import torch
 import torchvision
-from onnx import numpy_helper
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from onnx_test_directory import check_meaningful, export_once  # noqa: E402
 
 MODELS = {
     "alexnet": torchvision.models.alexnet,
@@ -73,15 +70,6 @@ def calibrate_batch_norm(model, generator):
                               generator=generator))
 
 
-def check_meaningful(name, output):
-    """Refuses outputs that would make the comparison vacuous."""
-    if not np.all(np.isfinite(output)):
-        sys.exit("%s: the output has non-finite values" % name)
-    spread = float(output.max() - output.min())
-    if spread <= 1e-6 * max(1.0, float(np.abs(output).max())):
-        sys.exit("%s: the output is (nearly) constant" % name)
-
-
 def export_info(name, seed, keep_batchnorm):
     return {"model": name, "seed": seed, "opset": OPSET,
             "keep_batchnorm": keep_batchnorm,
@@ -91,41 +79,20 @@ def export_info(name, seed, keep_batchnorm):
 
 def export(name, out_dir, seed, keep_batchnorm):
     dir_name = name + "_bn" if keep_batchnorm else name
-    os.makedirs(out_dir, exist_ok=True)
-    # Exports of one model at once (lit runs tests in parallel) take turns:
-    # the later one finds the earlier one's directory up to date, instead
-    # of replacing it while a test reads it.
-    with open(os.path.join(out_dir, "." + dir_name + ".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        export_locked(name, out_dir, dir_name, seed, keep_batchnorm)
-
-
-def export_locked(name, out_dir, dir_name, seed, keep_batchnorm):
-    model_dir = os.path.join(out_dir, dir_name)
     info = export_info(name, seed, keep_batchnorm)
-    info_path = os.path.join(model_dir, "export-info.json")
-    if os.path.isfile(info_path):
-        with open(info_path) as f:
-            if json.load(f) == info:
-                print("%s: up to date in %s" % (name, model_dir))
-                return
+    result = {}
 
-    torch.manual_seed(seed)
-    generator = torch.Generator().manual_seed(seed)
-    model = MODELS[name](weights=None)
-    calibrate_batch_norm(model, generator)
-    model.eval()
-    x = torch.randn(*INPUT_SHAPE, generator=generator)
-    with torch.no_grad():
-        y = model(x)
-    output = y.numpy()
-    check_meaningful(name, output)
-
-    # Written next to the final directory, then renamed: an interrupted
-    # export never looks complete.
-    tmp_dir = tempfile.mkdtemp(prefix=dir_name + ".", dir=out_dir)
-    os.chmod(tmp_dir, 0o755)
-    try:
+    def produce(tmp_dir):
+        torch.manual_seed(seed)
+        generator = torch.Generator().manual_seed(seed)
+        model = MODELS[name](weights=None)
+        calibrate_batch_norm(model, generator)
+        model.eval()
+        x = torch.randn(*INPUT_SHAPE, generator=generator)
+        with torch.no_grad():
+            y = model(x)
+        output = y.numpy()
+        check_meaningful(name, output)
         # PyTorch folds eval-mode batch norms into the convolutions while
         # exporting; PRESERVE keeps them as BatchNormalization nodes, so that
         # dlc's own fold is what removes them.
@@ -135,22 +102,14 @@ def export_locked(name, out_dir, dir_name, seed, keep_batchnorm):
                           opset_version=OPSET, input_names=["input"],
                           output_names=["output"], training=training,
                           do_constant_folding=not keep_batchnorm)
-        data_dir = os.path.join(tmp_dir, "test_data_set_0")
-        os.makedirs(data_dir)
-        for file_name, array, tensor_name in (
-                ("input_0.pb", x.numpy(), "input"),
-                ("output_0.pb", output, "output")):
-            tensor = numpy_helper.from_array(array, tensor_name)
-            with open(os.path.join(data_dir, file_name), "wb") as f:
-                f.write(tensor.SerializeToString())
-        with open(os.path.join(tmp_dir, "export-info.json"), "w") as f:
-            json.dump(info, f, indent=2)
-        if os.path.isdir(model_dir):
-            shutil.rmtree(model_dir)
-        os.rename(tmp_dir, model_dir)
-    finally:
-        if os.path.isdir(tmp_dir):
-            shutil.rmtree(tmp_dir)
+        result["output"] = output
+        return [("input_0.pb", x.numpy(), "input"),
+                ("output_0.pb", output, "output")]
+
+    model_dir = export_once(out_dir, dir_name, info, produce)
+    if model_dir is None:
+        return
+    output = result["output"]
     top5 = np.argsort(output[0])[::-1][:5].tolist()
     print("%s: exported to %s; output %s min %.4g max %.4g std %.4g, top-5 %s"
           % (name, model_dir, output.shape, output.min(), output.max(),

@@ -80,18 +80,14 @@ then the directory is --name (default: wavenet plus the overrides).
 """
 
 import argparse
-import fcntl
-import json
 import os
-import shutil
 import sys
-import tempfile
 
-import numpy as np
-import onnx
 import torch
 import torch.nn.functional as F
-from onnx import numpy_helper
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from onnx_test_directory import check_meaningful, export_once  # noqa: E402
 
 OPSET = 13
 DEFAULTS = {
@@ -194,59 +190,31 @@ def constant_pad(g, input, pad, mode, value):
     return g.op("Pad", input, pads, fill, mode_s="constant")
 
 
-def check_meaningful(name, output):
-    """Refuses outputs that would make the comparison vacuous."""
-    if not np.all(np.isfinite(output)):
-        sys.exit("%s: the output has non-finite values" % name)
-    spread = float(output.max() - output.min())
-    if spread <= 1e-6 * max(1.0, float(np.abs(output).max())):
-        sys.exit("%s: the output is (nearly) constant" % name)
-
-
 def export_info(name, config, seed):
     return {"model": name, "config": config, "seed": seed, "opset": OPSET,
             "output_scale": OUTPUT_SCALE, "torch": torch.__version__}
 
 
 def export(name, config, out_dir, seed):
-    os.makedirs(out_dir, exist_ok=True)
-    # Exports of one model at once (lit runs tests in parallel) take turns:
-    # the later one finds the earlier one's directory up to date, instead
-    # of replacing it while a test reads it.
-    with open(os.path.join(out_dir, "." + name + ".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        export_locked(name, config, out_dir, seed)
-
-
-def export_locked(name, config, out_dir, seed):
-    model_dir = os.path.join(out_dir, name)
     info = export_info(name, config, seed)
-    info_path = os.path.join(model_dir, "export-info.json")
-    if os.path.isfile(info_path):
-        with open(info_path) as f:
-            if json.load(f) == info:
-                print("%s: up to date in %s" % (name, model_dir))
-                return
+    result = {}
 
-    torch.manual_seed(seed)
-    generator = torch.Generator().manual_seed(seed)
-    model = ParallelWaveNetStudent(config)
-    model.eval()
-    samples = config["samples"]
-    # Logistic(0, 1) noise: log(u) - log(1 - u), u uniform in (0, 1).
-    u = torch.rand(1, 1, samples, generator=generator).clamp(1e-5, 1 - 1e-5)
-    noise = torch.log(u) - torch.log1p(-u)
-    conditioning = torch.randn(1, config["cond"], samples, generator=generator)
-    with torch.no_grad():
-        y = model(noise, conditioning)
-    output = y.numpy()
-    check_meaningful(name, output)
-
-    # Written next to the final directory, then renamed: an interrupted
-    # export never looks complete.
-    tmp_dir = tempfile.mkdtemp(prefix=name + ".", dir=out_dir)
-    os.chmod(tmp_dir, 0o755)
-    try:
+    def produce(tmp_dir):
+        torch.manual_seed(seed)
+        generator = torch.Generator().manual_seed(seed)
+        model = ParallelWaveNetStudent(config)
+        model.eval()
+        samples = config["samples"]
+        # Logistic(0, 1) noise: log(u) - log(1 - u), u uniform in (0, 1).
+        u = torch.rand(1, 1, samples,
+                       generator=generator).clamp(1e-5, 1 - 1e-5)
+        noise = torch.log(u) - torch.log1p(-u)
+        conditioning = torch.randn(1, config["cond"], samples,
+                                   generator=generator)
+        with torch.no_grad():
+            y = model(noise, conditioning)
+        output = y.numpy()
+        check_meaningful(name, output)
         torch.onnx.register_custom_op_symbolic("aten::pad", constant_pad, OPSET)
         torch.onnx.export(model, (noise, conditioning),
                           os.path.join(tmp_dir, "model.onnx"),
@@ -255,23 +223,15 @@ def export_locked(name, config, out_dir, seed):
                           output_names=["audio"],
                           training=torch.onnx.TrainingMode.EVAL,
                           do_constant_folding=True)
-        data_dir = os.path.join(tmp_dir, "test_data_set_0")
-        os.makedirs(data_dir)
-        for file_name, array, tensor_name in (
-                ("input_0.pb", noise.numpy(), "noise"),
+        result["output"] = output
+        return [("input_0.pb", noise.numpy(), "noise"),
                 ("input_1.pb", conditioning.numpy(), "conditioning"),
-                ("output_0.pb", output, "audio")):
-            tensor = numpy_helper.from_array(array, tensor_name)
-            with open(os.path.join(data_dir, file_name), "wb") as f:
-                f.write(tensor.SerializeToString())
-        with open(os.path.join(tmp_dir, "export-info.json"), "w") as f:
-            json.dump(info, f, indent=2)
-        if os.path.isdir(model_dir):
-            shutil.rmtree(model_dir)
-        os.rename(tmp_dir, model_dir)
-    finally:
-        if os.path.isdir(tmp_dir):
-            shutil.rmtree(tmp_dir)
+                ("output_0.pb", output, "audio")]
+
+    model_dir = export_once(out_dir, name, info, produce)
+    if model_dir is None:
+        return
+    output = result["output"]
     print("%s: exported to %s; output %s min %.4g max %.4g std %.4g"
           % (name, model_dir, output.shape, output.min(), output.max(),
              output.std()))

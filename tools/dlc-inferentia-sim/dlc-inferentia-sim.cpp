@@ -63,20 +63,6 @@ static cl::extrahelp statsHelp(
     "\n  --stats-json FILE: write the totals and per-layer figures as JSON\n");
 
 /// The shortest decimal form that reads back as `v`.
-static std::string formatValue(float v) {
-  if (std::isnan(v))
-    return "nan";
-  std::string best;
-  for (int digits = 1; digits <= 9; ++digits) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof(buffer), "%.*g", digits,
-                  static_cast<double>(v));
-    if (std::strtof(buffer, nullptr) == v &&
-        (best.empty() || std::strlen(buffer) < best.size()))
-      best = buffer;
-  }
-  return best;
-}
 
 static int fail(const Twine &message) {
   WithColor::error(errs(), "dlc-inferentia-sim") << message << "\n";
@@ -348,7 +334,7 @@ int main(int argc, char **argv) {
         shape += (shape.empty() ? "" : "x") + std::to_string(d);
       outs() << "output " << t.name << " [" << shape << "]:";
       for (float v : *values)
-        outs() << " " << formatValue(v);
+        outs() << " " << formatShortest(v);
       outs() << "\n";
     }
 

@@ -775,15 +775,11 @@ std::string inf::checkTraceInstruction(const Trace &trace, int64_t index) {
 // Writer
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-/// The shortest decimal form that reads back as `v` (JSON has no
-/// infinities or NaN: those are the strings "inf", "-inf", "nan").
-std::string formatFloat(float v) {
+std::string inf::formatShortest(float v) {
   if (std::isnan(v))
-    return "\"nan\"";
+    return "nan";
   if (std::isinf(v))
-    return v > 0 ? "\"inf\"" : "\"-inf\"";
+    return v > 0 ? "inf" : "-inf";
   // Of the forms that read back exactly, the shortest (30, not 3e+01).
   std::string best;
   for (int digits = 1; digits <= 9; ++digits) {
@@ -795,6 +791,16 @@ std::string formatFloat(float v) {
       best = buffer;
   }
   return best;
+}
+
+namespace {
+
+/// `v` as JSON: JSON has no infinities or NaN, which are the strings
+/// "inf", "-inf", "nan".
+std::string formatFloat(float v) {
+  if (std::isnan(v) || std::isinf(v))
+    return "\"" + formatShortest(v) + "\"";
+  return formatShortest(v);
 }
 
 std::string formatDouble(double v) {

@@ -219,6 +219,10 @@ Engine getDefaultEngine(Opcode opcode);
 /// engines for its instructions).
 bool canRun(Engine engine, Opcode opcode);
 
+/// The shortest decimal form of `v` that reads back as `v` ("nan", "inf"
+/// and "-inf" for those), as the trace and the tools print numbers.
+std::string formatShortest(float v);
+
 /// Writes the header line and one line per instruction.
 void writeTrace(const Trace &trace, llvm::raw_ostream &os);
 /// One instruction as its JSON line's object.
