@@ -2,6 +2,7 @@
 
 #include "dlc/Target/Target.h"
 
+#include "dlc/Support/WriteFile.h"
 #include "dlc/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -9,6 +10,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <mutex>
@@ -45,6 +47,17 @@ dlc::parseManifestHardware(const ArtifactManifest &manifest,
            << "the manifest's hardware '" << manifest.hardware
            << "' is not a #dlc.hardware description";
   return hardware;
+}
+
+mlir::LogicalResult
+dlc::writeArtifact(mlir::Operation *anchor, llvm::StringRef dir,
+                   llvm::StringRef name,
+                   llvm::function_ref<llvm::Error(llvm::raw_ostream &)> write) {
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, name);
+  if (llvm::Error error = writeFile(path, write))
+    return anchor->emitError() << llvm::toString(std::move(error));
+  return mlir::success();
 }
 
 void dlc::registerTarget(std::unique_ptr<Target> target) {

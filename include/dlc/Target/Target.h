@@ -124,6 +124,14 @@ public:
 mlir::FailureOr<HardwareAttr>
 parseManifestHardware(const ArtifactManifest &manifest, mlir::Location loc);
 
+/// Writes the artifact `name` into `dir` through `write` (writeFile); an
+/// error at `anchor` naming the file when that fails. What `serialize`
+/// writes goes through here.
+mlir::LogicalResult
+writeArtifact(mlir::Operation *anchor, llvm::StringRef dir,
+              llvm::StringRef name,
+              llvm::function_ref<llvm::Error(llvm::raw_ostream &)> write);
+
 /// Registers a target under its name; called once per target at start-up.
 void registerTarget(std::unique_ptr<Target> target);
 

@@ -264,6 +264,21 @@ struct Simulator::State {
     dram.memory = Memory::Dram;
   }
 
+  /// Prepared, and `count` bytes from `address` within DRAM: what
+  /// writeDram and readDram may touch.
+  Error checkDramRange(int64_t address, size_t count) {
+    if (Error e = prepare())
+      return e;
+    int64_t size = dram.bytes.size;
+    if (address < 0 || address > size ||
+        static_cast<int64_t>(count) > size - address)
+      return createStringError(
+          formatv("{0} bytes at DRAM address {1} do not fit the trace's "
+                  "dram_bytes ({2})",
+                  count, address, size)
+              .str());
+    return Error::success();
+  }
   Error prepare();
   Error allocate();
   Error execute(int64_t index);
@@ -944,16 +959,8 @@ Simulator &Simulator::operator=(Simulator &&) = default;
 const Trace &Simulator::getTrace() const { return state->trace; }
 
 Error Simulator::writeDram(int64_t address, ArrayRef<uint8_t> bytes) {
-  if (Error e = state->prepare())
+  if (Error e = state->checkDramRange(address, bytes.size()))
     return e;
-  int64_t size = state->dram.bytes.size;
-  if (address < 0 || address > size ||
-      static_cast<int64_t>(bytes.size()) > size - address)
-    return createStringError(
-        formatv("{0} bytes at DRAM address {1} do not fit the trace's "
-                "dram_bytes ({2})",
-                bytes.size(), address, size)
-            .str());
   if (!bytes.empty())
     std::memcpy(state->dram.bytes.data + address, bytes.data(), bytes.size());
   return Error::success();
@@ -961,16 +968,8 @@ Error Simulator::writeDram(int64_t address, ArrayRef<uint8_t> bytes) {
 
 Error Simulator::readDram(int64_t address,
                           MutableArrayRef<uint8_t> bytes) const {
-  if (Error e = state->prepare())
+  if (Error e = state->checkDramRange(address, bytes.size()))
     return e;
-  int64_t size = state->dram.bytes.size;
-  if (address < 0 || address > size ||
-      static_cast<int64_t>(bytes.size()) > size - address)
-    return createStringError(
-        formatv("{0} bytes at DRAM address {1} do not fit the trace's "
-                "dram_bytes ({2})",
-                bytes.size(), address, size)
-            .str());
   if (!bytes.empty())
     std::memcpy(bytes.data(), state->dram.bytes.data + address, bytes.size());
   return Error::success();

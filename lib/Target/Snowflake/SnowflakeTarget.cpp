@@ -230,14 +230,9 @@ public:
     if (failed(emitted) ||
         failed(addRecords(module, *program, *emitted, manifest)))
       return failure();
-    auto write =
-        [&](StringRef name,
-            function_ref<llvm::Error(raw_ostream &)> fn) -> LogicalResult {
-      SmallString<256> path(outputDir);
-      llvm::sys::path::append(path, name);
-      if (llvm::Error error = writeFile(path, fn))
-        return module.emitError() << llvm::toString(std::move(error));
-      return success();
+    auto write = [&](StringRef name,
+                     function_ref<llvm::Error(raw_ostream &)> fn) {
+      return writeArtifact(module, outputDir, name, fn);
     };
     if (failed(write("program.bin",
                      [&](raw_ostream &os) {
