@@ -502,8 +502,6 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
     outBoxes = std::move(next);
   }
   SmallVector<int> reads{movingIndex};
-  auto aluAdd =
-      builder.getNamedAttr("alu0", builder.getStringAttr(getName(AluOp::Add)));
   if (nest.packing)
     return lowerPackedContraction(nest, outBoxes, *mLoop, nLoops, inStore,
                                   weights, movingIndex);
@@ -597,7 +595,7 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
         SmallVector<unsigned> mOrder{*mLoop};
         wBuffer = nextSlot();
         if (failed(emitRelayout(nest, wBox, wBuffer,
-                                getSlotLocation(wBox, kLoop, mOrder), kLoop,
+                                getSlotLocation(wBox, kLoop, mOrder),
                                 roots[weights.root].sbuf,
                                 locate(weights, roots[weights.root].layout))))
           return failure();
@@ -607,7 +605,7 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
       if (!x.pattern) {
         xBuffer = nextSlot();
         if (failed(emitRelayout(
-                nest, xBox, xBuffer, getSlotLocation(xBox, kLoop, order), kLoop,
+                nest, xBox, xBuffer, getSlotLocation(xBox, kLoop, order),
                 roots[piece.access->root].sbuf,
                 locate(*piece.access, roots[piece.access->root].layout))))
           return failure();
@@ -629,11 +627,6 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
       mm.full = llvm::all_of(outOrder, [&](unsigned l) {
         return b.lo[l] == outBox.lo[l] && b.hi[l] == outBox.hi[l];
       });
-      // Operands that start at a partition the engines cannot start at
-      // move to partition 0 first.
-      for (Operand *operand : {&mm.stationary, &mm.moving})
-        if (!checkPartitionRange(machine, operand->ap.getStart(), k).empty())
-          *operand = realign(*operand);
       matmuls.push_back(mm);
       return success();
     };
@@ -662,7 +655,6 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
         nest, outOnly, *mLoop,
         evacuationTarget(nest, outOnly, *mLoop, outOrder, *out.pattern), whole,
         outOrder);
-    (void)aluAdd;
     return success();
   };
   for (const Box &box : outBoxes)
@@ -796,8 +788,7 @@ Lowering::gatherRows(Nest &nest, const BodyValue &moving, const Box &chunk,
       return emitNestError(nest) << "gathering rows: a bound couples loops";
     if (clipped->isEmpty())
       return success();
-    return emitRelayout(nest, *clipped, slot, location, std::nullopt, root.sbuf,
-                        from);
+    return emitRelayout(nest, *clipped, slot, location, root.sbuf, from);
   };
   if (failed(each(box, 0)))
     return std::nullopt;
@@ -962,8 +953,7 @@ Lowering::lowerPackedContraction(Nest &nest, ArrayRef<Box> outBoxes,
                 if (!piece.access)
                   return success();
                 return emitRelayout(
-                    nest, b, slot, slotLocation, std::nullopt,
-                    roots[piece.access->root].sbuf,
+                    nest, b, slot, slotLocation, roots[piece.access->root].sbuf,
                     locate(*piece.access, roots[piece.access->root].layout));
               })))
         return failure();

@@ -121,8 +121,8 @@ Lowering::getReadOperand(Nest &nest, const Access &access, const Box &box,
   // the instruction's layout, by DMA.
   BoxOperand slot{nextSlot(), getSlotPattern(box, partitionLoop, order)};
   if (failed(emitRelayout(nest, box, slot.buffer,
-                          getSlotLocation(box, partitionLoop, order),
-                          partitionLoop, root.sbuf, location)))
+                          getSlotLocation(box, partitionLoop, order), root.sbuf,
+                          location)))
     return failure();
   return std::variant<BoxOperand, Split>(slot);
 }
@@ -483,7 +483,6 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
            Engine::Vector);
     }
   }
-  (void)freeElements;
   return success();
 }
 
@@ -541,7 +540,7 @@ LogicalResult Lowering::lowerElementwise(Nest &nest, const Box &full) {
                   return emitRelayout(
                       nest, b, roots[nest.store.root].sbuf,
                       locate(nest.store, roots[nest.store.root].layout),
-                      partitionLoop, roots[piece.access->root].sbuf,
+                      roots[piece.access->root].sbuf,
                       locate(*piece.access, roots[piece.access->root].layout));
               }
             }
@@ -731,7 +730,7 @@ LoopPattern Lowering::getSlotPattern(const Box &box,
 
 LogicalResult Lowering::emitRelayout(Nest &nest, const Box &box, Value to,
                                      const ElementLocation &toLocation,
-                                     std::optional<unsigned> toLoop, Value from,
+                                     Value from,
                                      const ElementLocation &fromLocation) {
   unsigned numLoops = box.lo.size();
   auto partitionLoopOf = [&](const ElementLocation &location,
@@ -826,6 +825,5 @@ LogicalResult Lowering::emitRelayout(Nest &nest, const Box &box, Value to,
         Cause::Relayout);
     return success();
   };
-  (void)toLoop;
   return copy(box);
 }

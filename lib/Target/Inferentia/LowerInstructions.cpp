@@ -245,7 +245,7 @@ Value Lowering::emitDma(Operand dst, Operand src, Cause cause) {
               cause);
 }
 
-void Lowering::loadRoot(Root &root) {
+void Lowering::transferRoot(Root &root) {
   const Layout &layout = root.layout;
   int64_t free = layout.getFreeElements();
   if (root.role == Role::Weights) {
@@ -283,8 +283,6 @@ void Lowering::loadRoot(Root &root) {
       emitSplitDma(sbuf, dram, Cause::Load);
   }
 }
-
-void Lowering::storeRoot(Root &root) { loadRoot(root); }
 
 void Lowering::emitSplitDma(Operand dst, Operand src, Cause cause) {
   // Large transfers spread over the queues by partitions, each piece still

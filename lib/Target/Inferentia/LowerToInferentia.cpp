@@ -113,8 +113,6 @@ FailureOr<Access> Lowering::resolve(Operation *user, Value memref,
       continue;
     }
     if (auto subview = dyn_cast_or_null<memref::SubViewOp>(def)) {
-      if (!subview.hasZeroOffset() && false)
-        break;
       ArrayRef<int64_t> offsets = subview.getStaticOffsets();
       ArrayRef<int64_t> strides = subview.getStaticStrides();
       if (ShapedType::isDynamicShape(offsets) ||
@@ -784,7 +782,7 @@ LogicalResult Lowering::run() {
           (root.role == Role::Input || root.role == Role::Weights)) {
         // A load ahead of time belongs to the layer that uses it.
         currentLayer = nests[root.first].layer;
-        loadRoot(root);
+        transferRoot(root);
         currentLayer = nest.layer;
       }
     if (nest.fused)
@@ -794,7 +792,7 @@ LogicalResult Lowering::run() {
     for (auto &[value, root] : roots)
       if (root.role == Role::Output && !root.inDram &&
           root.lastWrite == static_cast<int64_t>(i))
-        storeRoot(root);
+        transferRoot(root);
   }
 
   // The header: layers and the elimination's counts.
@@ -816,7 +814,7 @@ LogicalResult Lowering::run() {
   if (auto banks = func->getAttrOfType<DictionaryAttr>("dlc.bank_layout"))
     if (auto mode = banks.getAs<StringAttr>("mode"))
       program.setLayoutMode(mode.getValue());
-  int64_t removed = 0, removedBytes = 0, kept = 0, keptBytes = 0;
+  int64_t removed = 0, removedBytes = 0, kept = 0;
   if (auto eliminated = func->getAttrOfType<ArrayAttr>("dlc.eliminated_copies"))
     for (auto copy : eliminated.getAsRange<DictionaryAttr>()) {
       ++removed;
@@ -825,10 +823,8 @@ LogicalResult Lowering::run() {
     }
   for (Nest &nest : nests)
     if (nest.description && nest.description->kind == NestClass::Copy &&
-        !nest.relayout) {
+        !nest.relayout)
       ++kept;
-      keptBytes += roots[nest.store.root].type.getNumElements() * kElementBytes;
-    }
   program.setLoadStorePairsRemoved(removed);
   program.setLoadStorePairsTotal(removed + kept);
   program.setIntermediateBytesRemoved(removedBytes);
@@ -837,22 +833,14 @@ LogicalResult Lowering::run() {
     if (root.role == Role::Intermediate)
       intermediates += root.type.getNumElements() * kElementBytes;
   program.setIntermediateBytesTotal(removedBytes + intermediates);
-  (void)keptBytes;
 
-  // The function and its globals are now the program.
-  llvm::SetVector<Operation *> globals;
-  for (auto &[value, root] : roots)
-    if (auto get = value.getDefiningOp<memref::GetGlobalOp>())
-      if (Operation *global =
-              SymbolTable::lookupNearestSymbolFrom(get, get.getNameAttr()))
-        globals.insert(global);
+  // The function and its globals (weights, and constants that became
+  // immediates) are now the program.
   func.erase();
-  // Constants that became immediates leave their globals unused too.
   for (auto global :
        llvm::make_early_inc_range(module.getOps<memref::GlobalOp>()))
     if (SymbolTable::symbolKnownUseEmpty(global, module))
       global.erase();
-  (void)globals;
   return success();
 }
 

@@ -446,8 +446,9 @@ private:
   /// (varying loops of the box, outermost first in the pattern).
   AccessPatternAttr toAp(const BoxOperand &operand, int64_t partitions,
                          const Box &box, ArrayRef<unsigned> order);
-  void loadRoot(Root &root);
-  void storeRoot(Root &root);
+  /// Moves a whole input or weights tensor from DRAM into its SBUF home,
+  /// or an output from its home to DRAM, in pieces over the queues.
+  void transferRoot(Root &root);
 
   // Nests.
   LogicalResult lowerNest(Nest &nest);
@@ -482,8 +483,7 @@ private:
   /// other loops than the destination's: DMAs, one per destination
   /// partition.
   LogicalResult emitRelayout(Nest &nest, const Box &box, Value to,
-                             const ElementLocation &toLocation,
-                             std::optional<unsigned> toLoop, Value from,
+                             const ElementLocation &toLocation, Value from,
                              const ElementLocation &fromLocation);
   /// A slot holding `operand`'s elements from partition `start` on, filled
   /// by DMA when `copy`.
