@@ -71,46 +71,6 @@ DictionaryAttr dlc::inferentia::getTargetDictionary(MLIRContext *context,
 }
 
 //===----------------------------------------------------------------------===//
-// Names of the trace's enumerators
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// The enumerator of `E` among `candidates` whose getName is `name`.
-template <typename E>
-std::optional<E> parseName(StringRef name, std::initializer_list<E> all) {
-  for (E e : all)
-    if (getName(e) == name)
-      return e;
-  return std::nullopt;
-}
-} // namespace
-
-std::optional<Engine> dlc::inferentia::parseEngine(StringRef name) {
-  return parseName(name, {Engine::Tensor, Engine::Vector, Engine::Scalar,
-                          Engine::GpSimd, Engine::Dma});
-}
-std::optional<AluOp> dlc::inferentia::parseAluOp(StringRef name) {
-  return parseName(name, {AluOp::Bypass, AluOp::Add, AluOp::Subtract,
-                          AluOp::Multiply, AluOp::Divide, AluOp::Max,
-                          AluOp::Min, AluOp::IsEqual, AluOp::NotEqual,
-                          AluOp::IsGt, AluOp::IsGe, AluOp::IsLt, AluOp::IsLe});
-}
-std::optional<ActivationFunction>
-dlc::inferentia::parseFunction(StringRef name) {
-  using F = ActivationFunction;
-  return parseName(name, {F::Identity, F::Relu, F::Exp, F::Log, F::Tanh,
-                          F::Sigmoid, F::Sqrt, F::Rsqrt, F::Reciprocal,
-                          F::Square, F::Abs, F::Neg, F::Erf});
-}
-std::optional<Cause> dlc::inferentia::parseCause(StringRef name) {
-  return parseName(name, {Cause::None, Cause::Load, Cause::Store, Cause::Spill,
-                          Cause::Relayout});
-}
-std::optional<Memory> dlc::inferentia::parseMemory(StringRef name) {
-  return parseName(name, {Memory::Dram, Memory::Sbuf, Memory::Psum});
-}
-
-//===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//
 
@@ -210,7 +170,7 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                                  StringRef memory, int64_t partitions,
                                  int64_t freeElements, Type elementType,
                                  MappingAttr mapping) {
-  std::optional<Memory> kind = parseMemory(memory);
+  std::optional<Memory> kind = parseEnum<Memory>(memory);
   if (!kind)
     return emitError() << "buffer: unknown memory '" << memory
                        << "' (sbuf, psum or dram)";
@@ -383,7 +343,7 @@ namespace {
 /// Where a buffer is: its memory and the byte address of its start.
 FailureOr<std::pair<Memory, int64_t>> getPlace(Operation *user, Value buffer) {
   auto type = cast<BufferType>(buffer.getType());
-  std::optional<Memory> memory = parseMemory(type.getMemory());
+  std::optional<Memory> memory = parseEnum<Memory>(type.getMemory());
   if (auto alloc = buffer.getDefiningOp<AllocOp>())
     return std::make_pair(*memory, static_cast<int64_t>(alloc.getAddress()));
   if (auto tensor = buffer.getDefiningOp<DramTensorOp>())
@@ -477,12 +437,12 @@ dlc::inferentia::toInstruction(Operation *op,
   if (!opcode)
     return op->emitOpError("is not an instruction");
   inst.opcode = *opcode;
-  FailureOr<Engine> engine = parseAttr<Engine>(op, "engine", parseEngine);
-  FailureOr<Cause> cause = parseAttr<Cause>(op, "cause", parseCause);
-  FailureOr<AluOp> alu0 = parseAttr<AluOp>(op, "alu0", parseAluOp);
-  FailureOr<AluOp> alu1 = parseAttr<AluOp>(op, "alu1", parseAluOp);
-  FailureOr<ActivationFunction> function =
-      parseAttr<ActivationFunction>(op, "function", parseFunction);
+  FailureOr<Engine> engine = parseAttr<Engine>(op, "engine", parseEnum<Engine>);
+  FailureOr<Cause> cause = parseAttr<Cause>(op, "cause", parseEnum<Cause>);
+  FailureOr<AluOp> alu0 = parseAttr<AluOp>(op, "alu0", parseEnum<AluOp>);
+  FailureOr<AluOp> alu1 = parseAttr<AluOp>(op, "alu1", parseEnum<AluOp>);
+  FailureOr<ActivationFunction> function = parseAttr<ActivationFunction>(
+      op, "function", parseEnum<ActivationFunction>);
   if (failed(engine) || failed(cause) || failed(alu0) || failed(alu1) ||
       failed(function))
     return failure();

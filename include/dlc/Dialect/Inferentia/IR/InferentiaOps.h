@@ -42,13 +42,6 @@ toInstruction(mlir::Operation *op,
 /// obey checkInstruction on the module's machine.
 llvm::LogicalResult verifyInstructionOp(mlir::Operation *op);
 
-/// The enumerator named `name`, if any.
-std::optional<Engine> parseEngine(llvm::StringRef name);
-std::optional<AluOp> parseAluOp(llvm::StringRef name);
-std::optional<ActivationFunction> parseFunction(llvm::StringRef name);
-std::optional<Cause> parseCause(llvm::StringRef name);
-std::optional<Memory> parseMemory(llvm::StringRef name);
-
 } // namespace dlc::inferentia
 
 #define GET_OP_CLASSES
