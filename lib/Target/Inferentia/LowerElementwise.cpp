@@ -771,6 +771,9 @@ LogicalResult Lowering::emitRelayout(Nest &nest, const Box &box, Value to,
     // Otherwise one DMA per partition of the side with fewer partitions;
     // the other side spans its own partitions in it.
     if (!shared && toP && fromP) {
+      if (tryTransposeRelayout(b, *toP, *fromP, to, toLocation, from,
+                               fromLocation))
+        return success();
       unsigned outer = b.getSize(*toP) <= b.getSize(*fromP) ? *toP : *fromP;
       for (int64_t v = b.lo[outer]; v < b.hi[outer]; ++v)
         if (failed(copy(b.fix(outer, v))))
@@ -826,4 +829,93 @@ LogicalResult Lowering::emitRelayout(Nest &nest, const Box &box, Value to,
     return success();
   };
   return copy(box);
+}
+
+bool Lowering::tryTransposeRelayout(const Box &box, unsigned toLoop,
+                                    unsigned fromLoop, Value to,
+                                    const ElementLocation &toLocation,
+                                    Value from,
+                                    const ElementLocation &fromLocation) {
+  // The tensor engine transposes exactly in fp32 only; staged DRAM homes
+  // would add DMAs on both sides.
+  if (machine.bf16Matmul || dramHomes.count(to) || dramHomes.count(from) ||
+      !cast<BufferType>(to.getType()).getElementType().isF32() ||
+      !cast<BufferType>(from.getType()).getElementType().isF32())
+    return false;
+  int64_t rows = box.getSize(toLoop), columns = box.getSize(fromLoop);
+  if (rows > std::min(machine.partitions, machine.stationaryFreeMax) ||
+      columns > std::min(machine.movingFreeMax, machine.getPsumBankElements()))
+    return false;
+  unsigned numLoops = box.lo.size();
+  SmallVector<unsigned> others;
+  int64_t count = 1;
+  for (unsigned l = 0; l < numLoops; ++l)
+    if (l != toLoop && l != fromLoop && box.getSize(l) > 1) {
+      others.push_back(l);
+      count *= box.getSize(l);
+    }
+  // One transpose and one evacuation per value of the other loops.
+  struct Step {
+    Operand src, psum, dst;
+  };
+  auto getStep = [&](const Box &b) -> std::optional<Step> {
+    PatternOrSplit dst = getLoopPattern(toLocation, numLoops, b, toLoop);
+    PatternOrSplit src = getLoopPattern(fromLocation, numLoops, b, fromLoop);
+    if (!dst.pattern || !src.pattern)
+      return std::nullopt;
+    int64_t dstStart = dst.pattern->partitionStart;
+    int64_t srcStart = src.pattern->partitionStart;
+    if (!checkPartitionRange(machine, dstStart, rows).empty() ||
+        !checkPartitionRange(machine, srcStart, columns).empty())
+      return std::nullopt;
+    return Step{{from, getAp(srcStart, columns, 0, src.pattern->freeOffset,
+                             {{src.pattern->freeStrides[toLoop], rows}})},
+                {Value(), getAp(dstStart, rows, 0, 0, {{1, columns}})},
+                {to, getAp(dstStart, rows, 0, dst.pattern->freeOffset,
+                           {{dst.pattern->freeStrides[fromLoop], columns}})}};
+  };
+  Box first = box;
+  for (unsigned l : others)
+    first = first.fix(l, box.lo[l]);
+  std::optional<Step> sample = getStep(first);
+  if (!sample)
+    return false;
+  // The compiler's estimate of both ways: the transposes and evacuations
+  // pipeline on two engines; the DMAs (one per partition of the side with
+  // fewer, as emitRelayout would issue them) spread over the queues.
+  double transpose =
+      estimateSeconds(inferentia::TransposeOp::getOperationName(), sample->psum,
+                      {sample->src}, Engine::Tensor);
+  double evacuate =
+      estimateSeconds(TensorCopyOp::getOperationName(), sample->dst,
+                      {sample->psum}, Engine::Vector);
+  double viaTensorEngine =
+      count * std::max(transpose, evacuate) + std::min(transpose, evacuate);
+  int64_t dmas = std::min(rows, columns);
+  int64_t bytesPerDma = count * rows * columns * kElementBytes / dmas;
+  double viaDma = llvm::divideCeil(dmas, machine.dmaQueues) *
+                  estimateDmaSeconds(bytesPerDma);
+  if (viaTensorEngine >= viaDma)
+    return false;
+  std::function<bool(const Box &, unsigned)> visit = [&](const Box &b,
+                                                         unsigned i) {
+    if (i < others.size()) {
+      for (int64_t v = b.lo[others[i]]; v < b.hi[others[i]]; ++v)
+        if (!visit(b.fix(others[i], v), i + 1))
+          return false;
+      return true;
+    }
+    std::optional<Step> step = getStep(b);
+    if (!step)
+      return false;
+    step->psum.buffer = nextPsum();
+    emit(inferentia::TransposeOp::getOperationName(), step->psum, {step->src},
+         {}, Engine::Tensor, Cause::Relayout);
+    emit(TensorCopyOp::getOperationName(), step->dst, {step->psum}, {},
+         Engine::Vector, Cause::Relayout);
+    return true;
+  };
+  // Every step's patterns exist when the first one's do: the box's loops
+  // are linear on it (the caller split it where they were not).
+  return visit(box, 0);
 }

@@ -212,8 +212,12 @@ double Lowering::estimateSeconds(StringRef opName, const Operand &dst,
   int64_t n = dst.ap.getFreeElements();
   switch (engine) {
   case Engine::Tensor: {
+    // A transpose is a matmul of its source (K = P, M = F) with the
+    // identity (N = P).
+    bool transpose = opName == inferentia::TransposeOp::getOperationName();
     int64_t m = srcs[0].ap.getFreeElements();
-    int64_t moving = srcs[1].ap.getFreeElements();
+    int64_t moving =
+        transpose ? srcs[0].ap.getPartitions() : srcs[1].ap.getFreeElements();
     double cycles = std::max(std::min(machine.matmulMinCycles, m), moving);
     if (!machine.bf16Matmul)
       cycles *= machine.fp32MatmulFactor;
@@ -221,9 +225,9 @@ double Lowering::estimateSeconds(StringRef opName, const Operand &dst,
   }
   case Engine::Dma: {
     auto type = cast<BufferType>(dst.buffer.getType());
-    double bytes = static_cast<double>(dst.ap.getPartitions()) *
-                   dst.ap.getFreeElements() * type.getElementBytes();
-    return machine.dmaFixedSeconds + bytes / machine.dmaQueueBytesPerSecond;
+    return estimateDmaSeconds(dst.ap.getPartitions() *
+                              dst.ap.getFreeElements() *
+                              type.getElementBytes());
   }
   default: {
     double cycles = std::max<int64_t>(machine.engineMinCycles, n);
@@ -238,6 +242,11 @@ double Lowering::estimateSeconds(StringRef opName, const Operand &dst,
     return cycles / clock;
   }
   }
+}
+
+double Lowering::estimateDmaSeconds(int64_t bytes) const {
+  return machine.dmaFixedSeconds +
+         static_cast<double>(bytes) / machine.dmaQueueBytesPerSecond;
 }
 
 Value Lowering::emitDma(Operand dst, Operand src, Cause cause) {

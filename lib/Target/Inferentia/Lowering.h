@@ -485,6 +485,14 @@ private:
   LogicalResult emitRelayout(Nest &nest, const Box &box, Value to,
                              const ElementLocation &toLocation, Value from,
                              const ElementLocation &fromLocation);
+  /// The relayout of `box` (the destination's partitions follow `toLoop`,
+  /// the source's `fromLoop`) as tensor-engine transposes through PSUM and
+  /// evacuations, one per value of the box's other loops, when the
+  /// compiler's estimate finds that cheaper than DMAs; false (nothing
+  /// emitted) otherwise.
+  bool tryTransposeRelayout(const Box &box, unsigned toLoop, unsigned fromLoop,
+                            Value to, const ElementLocation &toLocation,
+                            Value from, const ElementLocation &fromLocation);
   /// A slot holding `operand`'s elements from partition `start` on, filled
   /// by DMA when `copy`.
   Operand realign(Operand operand, int64_t start = 0, bool copy = true,
@@ -552,6 +560,7 @@ private:
   SmallVector<std::map<int, double>> layerBusy;
   double estimateSeconds(StringRef opName, const Operand &dst,
                          ArrayRef<Operand> srcs, Engine engine) const;
+  double estimateDmaSeconds(int64_t bytes) const;
   int64_t dramEnd = 0;
 };
 
