@@ -27,7 +27,8 @@ import os
 import subprocess
 import sys
 
-# The operator families of the foundation issue; see ARCHITECTURE.md.
+# The operator families dlc imports (the foundation issue's, then issue 11's);
+# see ARCHITECTURE.md.
 OPERATORS = frozenset(
     """
     Conv Gemm MatMul Add Sub Mul Div Pow Max Min Sum Mean Relu LeakyRelu PRelu
@@ -37,6 +38,9 @@ OPERATORS = frozenset(
     ReduceSum ReduceMax ReduceMin Flatten Reshape Transpose Squeeze Unsqueeze
     Concat Split Slice Gather Pad Expand Tile Identity Dropout Constant Shape
     Cast
+    Softsign ThresholdedRelu Celu Shrink Sign Floor Ceil Round Sin Cos Tan Asin
+    Acos Atan Sinh Cosh Asinh Acosh Atanh Mod BitShift Equal Less LessOrEqual
+    Greater GreaterOrEqual And Or Xor Not Where IsNaN IsInf
     """.split()
 )
 

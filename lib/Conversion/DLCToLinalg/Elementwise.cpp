@@ -162,6 +162,134 @@ Value buildScalar(SoftplusOp, OpBuilder &b, Location loc, Value x) {
       tail);
 }
 
+Value buildScalar(SoftsignOp, OpBuilder &b, Location loc, Value x) {
+  Value denominator = arith::AddFOp::create(
+      b, loc, constantLike(b, loc, x, 1.0), math::AbsFOp::create(b, loc, x));
+  return arith::DivFOp::create(b, loc, x, denominator);
+}
+
+Value buildScalar(ThresholdedReluOp op, OpBuilder &b, Location loc, Value x) {
+  Value alpha = constantLike(b, loc, x, op.getAlpha().convertToDouble());
+  Value above =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, alpha);
+  return arith::SelectOp::create(b, loc, above, x,
+                                 constantLike(b, loc, x, 0.0));
+}
+
+Value buildScalar(CeluOp op, OpBuilder &b, Location loc, Value x) {
+  Value alpha = constantLike(b, loc, x, op.getAlpha().convertToDouble());
+  Value zero = constantLike(b, loc, x, 0.0);
+  Value tail = arith::MulFOp::create(
+      b, loc, alpha,
+      expMinusOne(b, loc, arith::DivFOp::create(b, loc, x, alpha)));
+  return arith::AddFOp::create(b, loc,
+                               arith::MaximumFOp::create(b, loc, zero, x),
+                               arith::MinimumFOp::create(b, loc, zero, tail));
+}
+
+Value buildScalar(ShrinkOp op, OpBuilder &b, Location loc, Value x) {
+  // As the ONNX reference: the bounds and the bias in the input's type.
+  Value lambd = constantLike(b, loc, x, op.getLambd().convertToDouble());
+  Value bias = constantLike(b, loc, x, op.getBias().convertToDouble());
+  Value zero = constantLike(b, loc, x, 0.0);
+  if (isFloat(x)) {
+    Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                        arith::NegFOp::create(b, loc, lambd));
+    Value above =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, lambd);
+    return arith::SelectOp::create(
+        b, loc, below, arith::AddFOp::create(b, loc, x, bias),
+        arith::SelectOp::create(b, loc, above,
+                                arith::SubFOp::create(b, loc, x, bias), zero));
+  }
+  bool isUnsignedInput = isUnsigned(op);
+  Value negLambd = arith::SubIOp::create(b, loc, zero, lambd);
+  Value below =
+      isUnsignedInput
+          ? Value(arith::ConstantOp::create(b, loc, b.getBoolAttr(false)))
+          : Value(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x,
+                                        negLambd));
+  Value above = arith::CmpIOp::create(
+      b, loc,
+      isUnsignedInput ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt,
+      x, lambd);
+  return arith::SelectOp::create(
+      b, loc, below, arith::AddIOp::create(b, loc, x, bias),
+      arith::SelectOp::create(b, loc, above,
+                              arith::SubIOp::create(b, loc, x, bias), zero));
+}
+
+Value buildScalar(SignOp op, OpBuilder &b, Location loc, Value x) {
+  Value zero = constantLike(b, loc, x, 0.0);
+  Value one = constantLike(b, loc, x, 1.0);
+  if (isFloat(x)) {
+    // NaN and signed zeros are their own sign, as numpy's.
+    Value positive =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
+    Value negative = isNegative(b, loc, x);
+    return arith::SelectOp::create(
+        b, loc, positive, one,
+        arith::SelectOp::create(b, loc, negative, constantLike(b, loc, x, -1.0),
+                                x));
+  }
+  if (isUnsigned(op))
+    return arith::SelectOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero), one,
+        zero);
+  Value positive =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, zero);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero);
+  return arith::SelectOp::create(
+      b, loc, positive, one,
+      arith::SelectOp::create(b, loc, negative, constantLike(b, loc, x, -1.0),
+                              zero));
+}
+
+Value buildScalar(FloorOp, OpBuilder &b, Location loc, Value x) {
+  return math::FloorOp::create(b, loc, x);
+}
+Value buildScalar(CeilOp, OpBuilder &b, Location loc, Value x) {
+  return math::CeilOp::create(b, loc, x);
+}
+Value buildScalar(RoundOp, OpBuilder &b, Location loc, Value x) {
+  return math::RoundEvenOp::create(b, loc, x);
+}
+Value buildScalar(SinOp, OpBuilder &b, Location loc, Value x) {
+  return math::SinOp::create(b, loc, x);
+}
+Value buildScalar(CosOp, OpBuilder &b, Location loc, Value x) {
+  return math::CosOp::create(b, loc, x);
+}
+Value buildScalar(TanOp, OpBuilder &b, Location loc, Value x) {
+  return math::TanOp::create(b, loc, x);
+}
+Value buildScalar(AsinOp, OpBuilder &b, Location loc, Value x) {
+  return math::AsinOp::create(b, loc, x);
+}
+Value buildScalar(AcosOp, OpBuilder &b, Location loc, Value x) {
+  return math::AcosOp::create(b, loc, x);
+}
+Value buildScalar(AtanOp, OpBuilder &b, Location loc, Value x) {
+  return math::AtanOp::create(b, loc, x);
+}
+Value buildScalar(SinhOp, OpBuilder &b, Location loc, Value x) {
+  return math::SinhOp::create(b, loc, x);
+}
+Value buildScalar(CoshOp, OpBuilder &b, Location loc, Value x) {
+  return math::CoshOp::create(b, loc, x);
+}
+Value buildScalar(AsinhOp, OpBuilder &b, Location loc, Value x) {
+  return math::AsinhOp::create(b, loc, x);
+}
+Value buildScalar(AcoshOp, OpBuilder &b, Location loc, Value x) {
+  return math::AcoshOp::create(b, loc, x);
+}
+Value buildScalar(AtanhOp, OpBuilder &b, Location loc, Value x) {
+  return math::AtanhOp::create(b, loc, x);
+}
+
 //===----------------------------------------------------------------------===//
 // Scalar semantics of the binary ops
 //===----------------------------------------------------------------------===//
@@ -270,6 +398,137 @@ Value buildScalar(PReluOp, OpBuilder &b, Location loc, Value x, Value slope) {
   return arith::SelectOp::create(b, loc, isNegative(b, loc, x), scaled, x);
 }
 
+Value buildScalar(ModOp op, OpBuilder &b, Location loc, Value x, Value y) {
+  if (isFloat(x))
+    return arith::RemFOp::create(b, loc, x, y);
+  // A zero divisor (undefined in ONNX) gives 0 instead of trapping.
+  Value zero = constantLike(b, loc, x, 0.0);
+  Value one = constantLike(b, loc, x, 1.0);
+  Value byZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+  Value divisor = arith::SelectOp::create(b, loc, byZero, one, y);
+  Value remainder;
+  if (isUnsigned(op)) {
+    remainder = arith::RemUIOp::create(b, loc, x, divisor);
+  } else {
+    // INT_MIN % -1 traps in C: its remainder is 0 anyway.
+    Value byMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             y, constantLike(b, loc, x, -1.0));
+    divisor = arith::SelectOp::create(b, loc, byMinusOne, one, divisor);
+    remainder = arith::RemSIOp::create(b, loc, x, divisor);
+    if (!op.getFmod()) {
+      // Python's %: a nonzero remainder takes the divisor's sign.
+      Value remainderNegative = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::slt, remainder, zero);
+      Value divisorNegative =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, y, zero);
+      Value signsDiffer =
+          arith::XOrIOp::create(b, loc, remainderNegative, divisorNegative);
+      Value nonzero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                            remainder, zero);
+      remainder = arith::SelectOp::create(
+          b, loc, arith::AndIOp::create(b, loc, signsDiffer, nonzero),
+          arith::AddIOp::create(b, loc, remainder, y), remainder);
+    }
+  }
+  return arith::SelectOp::create(b, loc, byZero, zero, remainder);
+}
+
+Value buildScalar(BitShiftOp op, OpBuilder &b, Location loc, Value x, Value y) {
+  // Shifting by the width or more gives 0, as numpy does.
+  unsigned width = x.getType().getIntOrFloatBitWidth();
+  Value tooFar = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::uge, y,
+      constantLike(b, loc, x, static_cast<double>(width)));
+  Value shifted = op.getLeft() ? Value(arith::ShLIOp::create(b, loc, x, y))
+                               : Value(arith::ShRUIOp::create(b, loc, x, y));
+  return arith::SelectOp::create(b, loc, tooFar, constantLike(b, loc, x, 0.0),
+                                 shifted);
+}
+
+/// A comparison in the operands' type: ordered for floats (NaN compares
+/// false, as numpy), signed or unsigned for integers.
+template <typename OpTy>
+Value buildComparison(OpTy op, OpBuilder &b, Location loc, Value x, Value y,
+                      arith::CmpFPredicate floatPredicate,
+                      arith::CmpIPredicate signedPredicate,
+                      arith::CmpIPredicate unsignedPredicate) {
+  if (isFloat(x))
+    return arith::CmpFOp::create(b, loc, floatPredicate, x, y);
+  bool isUnsignedOperand =
+      isUnsignedElementType(op.getLhs().getType().getElementType());
+  return arith::CmpIOp::create(
+      b, loc, isUnsignedOperand ? unsignedPredicate : signedPredicate, x, y);
+}
+
+Value buildScalar(EqualOp op, OpBuilder &b, Location loc, Value x, Value y) {
+  using F = arith::CmpFPredicate;
+  using I = arith::CmpIPredicate;
+  return buildComparison(op, b, loc, x, y, F::OEQ, I::eq, I::eq);
+}
+
+Value buildScalar(LessOp op, OpBuilder &b, Location loc, Value x, Value y) {
+  using F = arith::CmpFPredicate;
+  using I = arith::CmpIPredicate;
+  return buildComparison(op, b, loc, x, y, F::OLT, I::slt, I::ult);
+}
+
+Value buildScalar(LessOrEqualOp op, OpBuilder &b, Location loc, Value x,
+                  Value y) {
+  using F = arith::CmpFPredicate;
+  using I = arith::CmpIPredicate;
+  return buildComparison(op, b, loc, x, y, F::OLE, I::sle, I::ule);
+}
+
+Value buildScalar(GreaterOp op, OpBuilder &b, Location loc, Value x, Value y) {
+  using F = arith::CmpFPredicate;
+  using I = arith::CmpIPredicate;
+  return buildComparison(op, b, loc, x, y, F::OGT, I::sgt, I::ugt);
+}
+
+Value buildScalar(GreaterOrEqualOp op, OpBuilder &b, Location loc, Value x,
+                  Value y) {
+  using F = arith::CmpFPredicate;
+  using I = arith::CmpIPredicate;
+  return buildComparison(op, b, loc, x, y, F::OGE, I::sge, I::uge);
+}
+
+Value buildScalar(AndOp, OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::AndIOp::create(b, loc, x, y);
+}
+
+Value buildScalar(OrOp, OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::OrIOp::create(b, loc, x, y);
+}
+
+Value buildScalar(XorOp, OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::XOrIOp::create(b, loc, x, y);
+}
+
+Value buildScalar(NotOp, OpBuilder &b, Location loc, Value x) {
+  return arith::XOrIOp::create(
+      b, loc, x, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+}
+
+Value buildScalar(IsNaNOp, OpBuilder &b, Location loc, Value x) {
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+}
+
+Value buildScalar(IsInfOp op, OpBuilder &b, Location loc, Value x) {
+  double inf = std::numeric_limits<double>::infinity();
+  Value result = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+  auto detect = [&](double value) {
+    Value is = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
+                                     constantLike(b, loc, x, value));
+    result = arith::OrIOp::create(b, loc, result, is);
+  };
+  if (op.getDetectPositive())
+    detect(inf);
+  if (op.getDetectNegative())
+    detect(-inf);
+  return result;
+}
+
 template <typename OpTy> struct UnaryLowering : DLCLoweringPattern<OpTy> {
   using DLCLoweringPattern<OpTy>::DLCLoweringPattern;
   FailureOr<SmallVector<Value>>
@@ -295,6 +554,23 @@ template <typename OpTy> struct BinaryLowering : DLCLoweringPattern<OpTy> {
         op.getResult().getType(),
         [&](OpBuilder &b, Location loc, ValueRange args) {
           return buildScalar(op, b, loc, args[0], args[1]);
+        });
+    return SmallVector<Value>{result};
+  }
+};
+
+struct WhereLowering : DLCLoweringPattern<WhereOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(WhereOp op, WhereOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    Value result = buildElementwise(
+        rewriter, op.getLoc(),
+        ValueRange{operands.getCondition(), operands.getLhs(),
+                   operands.getRhs()},
+        op.getResult().getType(),
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          return arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
         });
     return SmallVector<Value>{result};
   }
@@ -382,12 +658,24 @@ void populateElementwisePatterns(RewritePatternSet &patterns) {
       UnaryLowering<NegOp>, UnaryLowering<AbsOp>, UnaryLowering<ReciprocalOp>,
       UnaryLowering<ErfOp>, UnaryLowering<HardSigmoidOp>,
       UnaryLowering<HardSwishOp>, UnaryLowering<EluOp>, UnaryLowering<SeluOp>,
-      UnaryLowering<SoftplusOp>>(patterns.getContext());
-  patterns
-      .add<BinaryLowering<AddOp>, BinaryLowering<SubOp>, BinaryLowering<MulOp>,
-           BinaryLowering<DivOp>, BinaryLowering<PowOp>, BinaryLowering<MaxOp>,
-           BinaryLowering<MinOp>, BinaryLowering<PReluOp>, CastLowering>(
-          patterns.getContext());
+      UnaryLowering<SoftplusOp>, UnaryLowering<SoftsignOp>,
+      UnaryLowering<ThresholdedReluOp>, UnaryLowering<CeluOp>,
+      UnaryLowering<ShrinkOp>, UnaryLowering<SignOp>, UnaryLowering<FloorOp>,
+      UnaryLowering<CeilOp>, UnaryLowering<RoundOp>, UnaryLowering<SinOp>,
+      UnaryLowering<CosOp>, UnaryLowering<TanOp>, UnaryLowering<AsinOp>,
+      UnaryLowering<AcosOp>, UnaryLowering<AtanOp>, UnaryLowering<SinhOp>,
+      UnaryLowering<CoshOp>, UnaryLowering<AsinhOp>, UnaryLowering<AcoshOp>,
+      UnaryLowering<AtanhOp>, UnaryLowering<NotOp>, UnaryLowering<IsNaNOp>,
+      UnaryLowering<IsInfOp>>(patterns.getContext());
+  patterns.add<
+      BinaryLowering<AddOp>, BinaryLowering<SubOp>, BinaryLowering<MulOp>,
+      BinaryLowering<DivOp>, BinaryLowering<PowOp>, BinaryLowering<MaxOp>,
+      BinaryLowering<MinOp>, BinaryLowering<PReluOp>, BinaryLowering<ModOp>,
+      BinaryLowering<BitShiftOp>, BinaryLowering<EqualOp>,
+      BinaryLowering<LessOp>, BinaryLowering<LessOrEqualOp>,
+      BinaryLowering<GreaterOp>, BinaryLowering<GreaterOrEqualOp>,
+      BinaryLowering<AndOp>, BinaryLowering<OrOp>, BinaryLowering<XorOp>,
+      WhereLowering, CastLowering>(patterns.getContext());
 }
 
 } // namespace dlc::lowering

@@ -59,6 +59,59 @@ template <typename OpTy> static LogicalResult importBinary(NodeImporter &n) {
   return setResult(n, n.create<OpTy>({lhs, rhs}));
 }
 
+/// Mod: `fmod` chooses C's remainder over Python's.
+static LogicalResult importMod(NodeImporter &n) {
+  Value lhs = n.getInput(0), rhs = n.getInput(1);
+  if (!lhs || !rhs)
+    return failure();
+  Builder &b = n.getBuilder();
+  return setResult(
+      n, n.create<ModOp>(
+             {lhs, rhs},
+             {b.getNamedAttr("fmod", b.getBoolAttr(n.getIntAttr("fmod", 0)))}));
+}
+
+static LogicalResult importBitShift(NodeImporter &n) {
+  Value lhs = n.getInput(0), rhs = n.getInput(1);
+  if (!lhs || !rhs)
+    return failure();
+  std::string direction = n.getStringAttr("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT")
+    return n.emitError() << "direction '" << direction
+                         << "' is neither LEFT nor RIGHT";
+  Builder &b = n.getBuilder();
+  return setResult(
+      n, n.create<BitShiftOp>(
+             {lhs, rhs},
+             {b.getNamedAttr("left", b.getBoolAttr(direction == "LEFT"))}));
+}
+
+static LogicalResult importWhere(NodeImporter &n) {
+  FailureOr<SmallVector<Value>> inputs = n.getInputs();
+  if (failed(inputs))
+    return failure();
+  if (inputs->size() != 3)
+    return n.emitError() << "expects 3 inputs, got " << inputs->size();
+  return setResult(n, n.create<WhereOp>(*inputs));
+}
+
+/// IsNaN and IsInf: a bool tensor of the input's shape.
+template <typename OpTy> static LogicalResult importClassify(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  Builder &b = n.getBuilder();
+  SmallVector<NamedAttribute> attrs;
+  if constexpr (std::is_same_v<OpTy, IsInfOp>) {
+    attrs.push_back(b.getNamedAttr(
+        "detect_negative", b.getBoolAttr(n.getIntAttr("detect_negative", 1))));
+    attrs.push_back(b.getNamedAttr(
+        "detect_positive", b.getBoolAttr(n.getIntAttr("detect_positive", 1))));
+  }
+  return setResult(
+      n, n.create<OpTy>(getType(input).clone(b.getI1Type()), input, attrs));
+}
+
 /// Pow's exponent may have another type than its base (opset 12+); the
 /// result has the base's type. dlc.pow takes one type: an exponent of
 /// another integer type, or of a float type on a float base, is cast to the
@@ -1069,6 +1122,21 @@ OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("Min", importVariadic<MinOp>)
       .Case("Sum", importVariadic<AddOp>)
       .Case("Mean", importMean)
+      .Case("Mod", importMod)
+      .Case("BitShift", importBitShift)
+      // Comparisons, logic and selection.
+      .Case("Equal", importBinary<EqualOp>)
+      .Case("Less", importBinary<LessOp>)
+      .Case("LessOrEqual", importBinary<LessOrEqualOp>)
+      .Case("Greater", importBinary<GreaterOp>)
+      .Case("GreaterOrEqual", importBinary<GreaterOrEqualOp>)
+      .Case("And", importBinary<AndOp>)
+      .Case("Or", importBinary<OrOp>)
+      .Case("Xor", importBinary<XorOp>)
+      .Case("Not", [](NodeImporter &n) { return importUnary<NotOp>(n); })
+      .Case("Where", importWhere)
+      .Case("IsNaN", importClassify<IsNaNOp>)
+      .Case("IsInf", importClassify<IsInfOp>)
       // Elementwise unary.
       .Case("Relu", [](NodeImporter &n) { return importUnary<ReluOp>(n); })
       .Case("LeakyRelu",
@@ -1106,6 +1174,36 @@ OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
             })
       .Case("Softplus",
             [](NodeImporter &n) { return importUnary<SoftplusOp>(n); })
+      .Case("Softsign",
+            [](NodeImporter &n) { return importUnary<SoftsignOp>(n); })
+      .Case("ThresholdedRelu",
+            [](NodeImporter &n) {
+              return importUnary<ThresholdedReluOp>(n, {{"alpha", 1.0f}});
+            })
+      .Case("Celu",
+            [](NodeImporter &n) {
+              return importUnary<CeluOp>(n, {{"alpha", 1.0f}});
+            })
+      .Case("Shrink",
+            [](NodeImporter &n) {
+              return importUnary<ShrinkOp>(n,
+                                           {{"bias", 0.0f}, {"lambd", 0.5f}});
+            })
+      .Case("Sign", [](NodeImporter &n) { return importUnary<SignOp>(n); })
+      .Case("Floor", [](NodeImporter &n) { return importUnary<FloorOp>(n); })
+      .Case("Ceil", [](NodeImporter &n) { return importUnary<CeilOp>(n); })
+      .Case("Round", [](NodeImporter &n) { return importUnary<RoundOp>(n); })
+      .Case("Sin", [](NodeImporter &n) { return importUnary<SinOp>(n); })
+      .Case("Cos", [](NodeImporter &n) { return importUnary<CosOp>(n); })
+      .Case("Tan", [](NodeImporter &n) { return importUnary<TanOp>(n); })
+      .Case("Asin", [](NodeImporter &n) { return importUnary<AsinOp>(n); })
+      .Case("Acos", [](NodeImporter &n) { return importUnary<AcosOp>(n); })
+      .Case("Atan", [](NodeImporter &n) { return importUnary<AtanOp>(n); })
+      .Case("Sinh", [](NodeImporter &n) { return importUnary<SinhOp>(n); })
+      .Case("Cosh", [](NodeImporter &n) { return importUnary<CoshOp>(n); })
+      .Case("Asinh", [](NodeImporter &n) { return importUnary<AsinhOp>(n); })
+      .Case("Acosh", [](NodeImporter &n) { return importUnary<AcoshOp>(n); })
+      .Case("Atanh", [](NodeImporter &n) { return importUnary<AtanhOp>(n); })
       .Case("Softmax", importSoftmax<SoftmaxOp>)
       .Case("LogSoftmax", importSoftmax<LogSoftmaxOp>)
       // Linear algebra, convolution, pooling, normalisation.

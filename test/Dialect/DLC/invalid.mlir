@@ -120,6 +120,60 @@ func.func @prelu_slope(%x: tensor<3xf32>, %slope: tensor<2x3xf32>) {
 
 // -----
 
+// Comparisons give a bool tensor of the broadcast shape.
+func.func @compare_result(%a: tensor<3xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{result #0 must be statically shaped tensor of 1-bit signless integer values}}
+  %0 = dlc.less %a, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// Logic operands are bools.
+func.func @logic_operands(%a: tensor<3xi32>, %b: tensor<3xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of 1-bit signless integer values}}
+  %0 = dlc.and %a, %b : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi1>
+  return
+}
+
+// -----
+
+// Where's condition is a bool tensor and its branches share an element type.
+func.func @where_types(%c: tensor<3xi1>, %x: tensor<3xf32>, %y: tensor<3xf16>) {
+  // expected-error @+1 {{failed to verify that all of {lhs, rhs, result} have same element type}}
+  %0 = dlc.where %c, %x, %y : (tensor<3xi1>, tensor<3xf32>, tensor<3xf16>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// Float Mod is C's fmod only.
+func.func @mod_float(%a: tensor<3xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{float operands require fmod}}
+  %0 = dlc.mod %a, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// BitShift shifts unsigned integers.
+func.func @bit_shift_signed(%a: tensor<3xi32>, %b: tensor<3xi32>) {
+  // expected-error @+1 {{must be statically shaped tensor of unsigned integer values}}
+  %0 = dlc.bit_shift %a, %b {left = true} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+// IsNaN's result has the input's shape.
+func.func @is_nan_shape(%x: tensor<3xf32>) {
+  // expected-error @+1 {{all of {input, result} have same shape}}
+  %0 = dlc.is_nan %x : (tensor<3xf32>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
 // Softmax's axis is a dimension of the input.
 func.func @softmax_axis(%x: tensor<2x5xf32>) {
   // expected-error @+1 {{axis 2 is out of range for rank 2}}

@@ -245,3 +245,39 @@ func.func @data_movement(%x: tensor<2x3x4xf32>, %i: tensor<5xi64>, %e: tensor<3x
   %9 = dlc.tile %x {repeats = array<i64: 1, 2, 3>} : tensor<2x3x4xf32> -> tensor<2x6x12xf32>
   return
 }
+
+// -----
+
+// Comparisons, logic, Where, Mod, BitShift and the float classifications.
+// CHECK-LABEL: func.func @logic
+// CHECK:         %[[E:.*]] = dlc.equal %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+// CHECK:         %[[A:.*]] = dlc.and %[[E]], %[[E]] : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+// CHECK:         %[[N:.*]] = dlc.not %[[A]] : tensor<2x3xi1>
+// CHECK:         dlc.where %[[N]], %{{.*}}, %{{.*}} : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+// CHECK:         dlc.mod %{{.*}}, %{{.*}} {fmod = true} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+// CHECK:         dlc.bit_shift %{{.*}}, %{{.*}} {left = false} : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+// CHECK:         dlc.is_inf %{{.*}} {detect_positive = false} : (tensor<3xf32>) -> tensor<3xi1>
+func.func @logic(%x: tensor<2x3xf32>, %y: tensor<3xf32>, %u: tensor<3xui8>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xui8>, tensor<3xi1>) {
+  %0 = dlc.equal %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  %1 = dlc.and %0, %0 : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+  %2 = dlc.not %1 : tensor<2x3xi1>
+  %3 = dlc.where %2, %x, %y : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %4 = dlc.mod %y, %y {fmod = true} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %5 = dlc.bit_shift %u, %u {left = false} : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+  %6 = dlc.is_inf %y {detect_positive = false} : (tensor<3xf32>) -> tensor<3xi1>
+  return %3, %4, %5, %6 : tensor<2x3xf32>, tensor<3xf32>, tensor<3xui8>, tensor<3xi1>
+}
+
+// -----
+
+// Unary math and activations keep the operand type.
+// CHECK-LABEL: func.func @math
+// CHECK:         dlc.floor
+// CHECK:         dlc.atanh
+// CHECK:         dlc.shrink %{{.*}} {bias = 1.000000e+00 : f32} : tensor<3xi32>
+func.func @math(%x: tensor<3xf32>, %i: tensor<3xi32>) -> (tensor<3xf32>, tensor<3xi32>) {
+  %0 = dlc.floor %x : tensor<3xf32>
+  %1 = dlc.atanh %0 : tensor<3xf32>
+  %2 = dlc.shrink %i {bias = 1.0 : f32} : tensor<3xi32>
+  return %1, %2 : tensor<3xf32>, tensor<3xi32>
+}

@@ -146,18 +146,30 @@ static RankedTensorType rankedType(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
 
+/// The numpy broadcast of `operands`' shapes, with `elementType`.
+static LogicalResult inferBroadcastType(std::optional<Location> location,
+                                        ArrayRef<Value> operands,
+                                        Type elementType,
+                                        SmallVectorImpl<Type> &types) {
+  SmallVector<int64_t> shape(rankedType(operands.front()).getShape());
+  for (Value operand : operands.drop_front()) {
+    ArrayRef<int64_t> next = rankedType(operand).getShape();
+    FailureOr<SmallVector<int64_t>> joined = broadcastShapes(shape, next);
+    if (failed(joined))
+      return emitOptionalError(location, "operand shapes ", shapeString(shape),
+                               " and ", shapeString(next),
+                               " are not broadcast-compatible");
+    shape = std::move(*joined);
+  }
+  types.push_back(RankedTensorType::get(shape, elementType));
+  return success();
+}
+
 static LogicalResult inferBroadcastBinaryType(std::optional<Location> location,
                                               Value lhs, Value rhs,
                                               SmallVectorImpl<Type> &types) {
-  RankedTensorType lhsType = rankedType(lhs), rhsType = rankedType(rhs);
-  FailureOr<SmallVector<int64_t>> shape =
-      broadcastShapes(lhsType.getShape(), rhsType.getShape());
-  if (failed(shape))
-    return emitOptionalError(
-        location, "operand shapes ", shapeString(lhsType.getShape()), " and ",
-        shapeString(rhsType.getShape()), " are not broadcast-compatible");
-  types.push_back(RankedTensorType::get(*shape, lhsType.getElementType()));
-  return success();
+  return inferBroadcastType(location, {lhs, rhs},
+                            rankedType(lhs).getElementType(), types);
 }
 
 /// Ops whose float operands all take part in one computation (conv, gemm,
@@ -335,6 +347,13 @@ LogicalResult CastOp::verify() {
 LogicalResult PReluOp::verify() {
   if (getResult().getType() != getLhs().getType())
     return emitOpError("slope must broadcast to the input shape");
+  return success();
+}
+
+LogicalResult ModOp::verify() {
+  if (isa<FloatType>(getType().getElementType()) && !getFmod())
+    return emitOpError("float operands require fmod (C's fmod, the "
+                       "dividend's sign)");
   return success();
 }
 

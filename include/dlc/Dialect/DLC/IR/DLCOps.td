@@ -31,6 +31,8 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 def DLC_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
 def DLC_NumericTensor : StaticShapeTensorOf<[AnyFloat, AnyInteger]>;
 def DLC_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
+def DLC_BoolTensor : StaticShapeTensorOf<[I1]>;
+def DLC_UnsignedTensor : StaticShapeTensorOf<[AnyUnsignedInteger]>;
 def DLC_AnyTensor : StaticShapeTensorOf<[AnyType]>;
 
 def DLC_PadMode : I32EnumAttr<"PadMode", "how Pad fills the border", [
@@ -186,6 +188,93 @@ def DLC_PReluOp : DLC_BroadcastBinaryOp<"prelu", DLC_FloatTensor> {
   let hasVerifier = 1;
 }
 
+def DLC_ModOp : DLC_BroadcastBinaryOp<"mod", DLC_NumericTensor> {
+  let summary = "ONNX Mod: the remainder with the divisor's sign, or with "
+                "the dividend's (C's fmod) when `fmod`";
+  let description = [{
+    Integers: `fmod = false` is Python's `%` (the result has the divisor's
+    sign), `fmod = true` C's `%`. Floats require `fmod` (ONNX does). A zero
+    integer divisor gives 0 (undefined in ONNX) instead of trapping.
+  }];
+  let arguments = (ins DLC_NumericTensor:$lhs, DLC_NumericTensor:$rhs,
+                   DefaultValuedAttr<BoolAttr, "false">:$fmod);
+  let hasVerifier = 1;
+}
+def DLC_BitShiftOp : DLC_BroadcastBinaryOp<"bit_shift", DLC_UnsignedTensor> {
+  let summary = "ONNX BitShift: lhs shifted left or right by rhs bits";
+  let description = [{
+    A shift by the element width or more gives 0 (numpy's result), not C's
+    undefined behaviour.
+  }];
+  let arguments = (ins DLC_UnsignedTensor:$lhs, DLC_UnsignedTensor:$rhs,
+                   BoolAttr:$left);
+}
+
+// Comparisons and logic: numpy broadcasting, a bool (i1) result.
+class DLC_PredicateOp<string mnemonic, Type operandType, list<Trait> traits = []>
+    : DLC_InferredOp<mnemonic, !listconcat([SameOperandsElementType], traits)> {
+  let arguments = (ins operandType:$lhs, operandType:$rhs);
+  let results = (outs DLC_BoolTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *context, std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferBroadcastType(location, {adaptor.getLhs(), adaptor.getRhs()},
+                                ::mlir::IntegerType::get(context, 1), types);
+    }
+  }];
+}
+def DLC_EqualOp : DLC_PredicateOp<"equal", DLC_NumericTensor, [Commutative]> {
+  let summary = "ONNX Equal";
+}
+def DLC_LessOp : DLC_PredicateOp<"less", DLC_NumericTensor> {
+  let summary = "ONNX Less";
+}
+def DLC_LessOrEqualOp : DLC_PredicateOp<"less_or_equal", DLC_NumericTensor> {
+  let summary = "ONNX LessOrEqual";
+}
+def DLC_GreaterOp : DLC_PredicateOp<"greater", DLC_NumericTensor> {
+  let summary = "ONNX Greater";
+}
+def DLC_GreaterOrEqualOp : DLC_PredicateOp<"greater_or_equal",
+                                           DLC_NumericTensor> {
+  let summary = "ONNX GreaterOrEqual";
+}
+def DLC_AndOp : DLC_PredicateOp<"and", DLC_BoolTensor, [Commutative]> {
+  let summary = "ONNX And";
+}
+def DLC_OrOp : DLC_PredicateOp<"or", DLC_BoolTensor, [Commutative]> {
+  let summary = "ONNX Or";
+}
+def DLC_XorOp : DLC_PredicateOp<"xor", DLC_BoolTensor, [Commutative]> {
+  let summary = "ONNX Xor";
+}
+
+def DLC_WhereOp : DLC_InferredOp<"where", [AllElementTypesMatch<["lhs", "rhs", "result"]>]> {
+  let summary = "ONNX Where: condition ? lhs : rhs, with numpy broadcasting "
+                "of all three";
+  let arguments = (ins DLC_BoolTensor:$condition, DLC_AnyTensor:$lhs,
+                   DLC_AnyTensor:$rhs);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferBroadcastType(
+          location, {adaptor.getCondition(), adaptor.getLhs(), adaptor.getRhs()},
+          ::mlir::cast<::mlir::RankedTensorType>(adaptor.getLhs().getType())
+              .getElementType(),
+          types);
+    }
+  }];
+}
+
 // Unary ops: the result type is the operand type.
 class DLC_UnaryOp<string mnemonic, Type operandType, dag attrs = (ins),
                   list<Trait> traits = []>
@@ -251,6 +340,64 @@ def DLC_SeluOp : DLC_UnaryOp<"selu", DLC_FloatTensor,
 def DLC_SoftplusOp : DLC_UnaryOp<"softplus", DLC_FloatTensor> {
   let summary = "ONNX Softplus: log(exp(x) + 1)";
 }
+def DLC_SoftsignOp : DLC_UnaryOp<"softsign", DLC_FloatTensor> {
+  let summary = "ONNX Softsign: x / (1 + |x|)";
+}
+def DLC_ThresholdedReluOp : DLC_UnaryOp<"thresholded_relu", DLC_FloatTensor,
+    (ins DefaultValuedAttr<F32Attr, "1.0">:$alpha)> {
+  let summary = "ONNX ThresholdedRelu: x > alpha ? x : 0";
+}
+def DLC_CeluOp : DLC_UnaryOp<"celu", DLC_FloatTensor,
+    (ins DefaultValuedAttr<F32Attr, "1.0">:$alpha)> {
+  let summary = "ONNX Celu: max(0, x) + min(0, alpha * (exp(x / alpha) - 1))";
+}
+def DLC_ShrinkOp : DLC_UnaryOp<"shrink", DLC_NumericTensor,
+    (ins DefaultValuedAttr<F32Attr, "0.0">:$bias,
+         DefaultValuedAttr<F32Attr, "0.5">:$lambd)> {
+  let summary = "ONNX Shrink: x < -lambd ? x + bias : x > lambd ? x - bias : 0";
+}
+def DLC_SignOp : DLC_UnaryOp<"sign", DLC_NumericTensor, (ins), [Idempotent]> {
+  let summary = "ONNX Sign: -1, 0 or 1 (NaN stays NaN)";
+}
+
+def DLC_NotOp : DLC_UnaryOp<"not", DLC_BoolTensor, (ins), [Involution]> {
+  let summary = "ONNX Not";
+}
+
+// Float classification: a bool result of the operand's shape.
+class DLC_ClassifyOp<string mnemonic, dag attrs = (ins)>
+    : DLC_Op<mnemonic, [AllShapesMatch<["input", "result"]>]> {
+  let arguments = !con((ins DLC_FloatTensor:$input), attrs);
+  let results = (outs DLC_BoolTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+def DLC_IsNaNOp : DLC_ClassifyOp<"is_nan"> { let summary = "ONNX IsNaN"; }
+def DLC_IsInfOp : DLC_ClassifyOp<"is_inf",
+    (ins DefaultValuedAttr<BoolAttr, "true">:$detect_negative,
+         DefaultValuedAttr<BoolAttr, "true">:$detect_positive)> {
+  let summary = "ONNX IsInf: which infinities count is configurable";
+}
+
+// Rounding and the trigonometric and hyperbolic functions: one scalar
+// function each, computed as C's libm does.
+class DLC_MathOp<string mnemonic, string onnxName, list<Trait> traits = []>
+    : DLC_UnaryOp<mnemonic, DLC_FloatTensor, (ins), traits> {
+  let summary = "ONNX " # onnxName;
+}
+def DLC_FloorOp : DLC_MathOp<"floor", "Floor", [Idempotent]>;
+def DLC_CeilOp : DLC_MathOp<"ceil", "Ceil", [Idempotent]>;
+def DLC_RoundOp : DLC_MathOp<"round", "Round (halves to even)", [Idempotent]>;
+def DLC_SinOp : DLC_MathOp<"sin", "Sin">;
+def DLC_CosOp : DLC_MathOp<"cos", "Cos">;
+def DLC_TanOp : DLC_MathOp<"tan", "Tan">;
+def DLC_AsinOp : DLC_MathOp<"asin", "Asin">;
+def DLC_AcosOp : DLC_MathOp<"acos", "Acos">;
+def DLC_AtanOp : DLC_MathOp<"atan", "Atan">;
+def DLC_SinhOp : DLC_MathOp<"sinh", "Sinh">;
+def DLC_CoshOp : DLC_MathOp<"cosh", "Cosh">;
+def DLC_AsinhOp : DLC_MathOp<"asinh", "Asinh">;
+def DLC_AcoshOp : DLC_MathOp<"acosh", "Acosh">;
+def DLC_AtanhOp : DLC_MathOp<"atanh", "Atanh">;
 
 // Normalisations along one axis (opset-13 semantics; the importer rewrites
 // the older "coerce to 2-D" form with reshapes).
