@@ -41,6 +41,8 @@ OPERATORS = frozenset(
     Softsign ThresholdedRelu Celu Shrink Sign Floor Ceil Round Sin Cos Tan Asin
     Acos Atan Sinh Cosh Asinh Acosh Atanh Mod BitShift Equal Less LessOrEqual
     Greater GreaterOrEqual And Or Xor Not Where IsNaN IsInf
+    ReduceProd ReduceSumSquare ReduceL1 ReduceL2 ReduceLogSum ReduceLogSumExp
+    ArgMax ArgMin
     """.split()
 )
 

@@ -32,8 +32,22 @@ Value reduceKeepDims(OpBuilder &b, Location loc, Value input,
 // Reductions
 //===----------------------------------------------------------------------===//
 
-enum class ReduceKind { Sum, Mean, Max, Min };
+enum class ReduceKind {
+  Sum,
+  Mean,
+  Max,
+  Min,
+  Prod,
+  SumSquare,
+  L1,
+  L2,
+  LogSum,
+  LogSumExp
+};
 
+/// The ONNX reductions as a map of each element, a combination and a map of
+/// the result (ReduceL2 is sqrt(sum(x * x)), ReduceLogSumExp
+/// log(sum(exp(x))), as the ONNX reference computes them).
 template <typename OpTy, ReduceKind kind>
 struct ReduceLowering : DLCLoweringPattern<OpTy> {
   using DLCLoweringPattern<OpTy>::DLCLoweringPattern;
@@ -44,42 +58,149 @@ struct ReduceLowering : DLCLoweringPattern<OpTy> {
     RankedTensorType inputType = op.getInput().getType();
     Type element = inputType.getElementType();
     bool isUnsigned = isUnsignedElementType(element);
+    bool isFloat = isa<FloatType>(element);
+    Value input = operands.getInput();
+    auto mapInput = [&](function_ref<Value(OpBuilder &, Location, Value)> fn) {
+      input = buildElementwise(rewriter, loc, ValueRange{input}, inputType,
+                               [&](OpBuilder &b, Location l, ValueRange args) {
+                                 return fn(b, l, args[0]);
+                               });
+    };
+    auto multiply = [&](OpBuilder &b, Location l, Value x, Value y) -> Value {
+      if (isFloat)
+        return arith::MulFOp::create(b, l, x, y);
+      return arith::MulIOp::create(b, l, x, y);
+    };
+    if (kind == ReduceKind::SumSquare || kind == ReduceKind::L2)
+      mapInput([&](OpBuilder &b, Location l, Value x) {
+        return multiply(b, l, x, x);
+      });
+    if (kind == ReduceKind::L1)
+      mapInput([&](OpBuilder &b, Location l, Value x) -> Value {
+        if (isFloat)
+          return math::AbsFOp::create(b, l, x);
+        return isUnsigned ? x : math::AbsIOp::create(b, l, x).getResult();
+      });
+    if (kind == ReduceKind::LogSumExp)
+      mapInput([&](OpBuilder &b, Location l, Value x) {
+        return math::ExpOp::create(b, l, x);
+      });
     Value init;
     switch (kind) {
-    case ReduceKind::Sum:
-    case ReduceKind::Mean:
-      init = createScalar(rewriter, loc, element, 0.0);
-      break;
     case ReduceKind::Max:
       init = createLowest(rewriter, loc, element);
       break;
     case ReduceKind::Min:
       init = createHighest(rewriter, loc, element);
       break;
+    case ReduceKind::Prod:
+      init = createScalar(rewriter, loc, element, 1.0);
+      break;
+    default:
+      init = createScalar(rewriter, loc, element, 0.0);
+      break;
     }
     Value reduced =
-        buildReduction(rewriter, loc, operands.getInput(), op.getAxes(), init,
+        buildReduction(rewriter, loc, input, op.getAxes(), init,
                        [&](OpBuilder &b, Location l, ValueRange args) {
                          if (kind == ReduceKind::Max)
                            return createMax(b, l, args[0], args[1], isUnsigned);
                          if (kind == ReduceKind::Min)
                            return createMin(b, l, args[0], args[1], isUnsigned);
+                         if (kind == ReduceKind::Prod)
+                           return multiply(b, l, args[0], args[1]);
                          return createAdd(b, l, args[0], args[1]);
                        });
+    auto mapResult = [&](function_ref<Value(OpBuilder &, Location, Value)> fn) {
+      reduced =
+          buildElementwise(rewriter, loc, ValueRange{reduced},
+                           cast<RankedTensorType>(reduced.getType()),
+                           [&](OpBuilder &b, Location l, ValueRange args) {
+                             return fn(b, l, args[0]);
+                           });
+    };
     if (kind == ReduceKind::Mean) {
       int64_t count = 1;
       for (int64_t axis : op.getAxes())
         count *= inputType.getDimSize(axis);
-      auto reducedType = cast<RankedTensorType>(reduced.getType());
-      reduced = buildElementwise(
-          rewriter, loc, ValueRange{reduced}, reducedType,
-          [&](OpBuilder &b, Location l, ValueRange args) {
-            Value divisor = createScalar(b, l, element, double(count));
-            return arith::DivFOp::create(b, l, args[0], divisor);
-          });
+      mapResult([&](OpBuilder &b, Location l, Value x) {
+        return arith::DivFOp::create(
+            b, l, x, createScalar(b, l, element, double(count)));
+      });
     }
+    if (kind == ReduceKind::L2)
+      mapResult([&](OpBuilder &b, Location l, Value x) {
+        return math::SqrtOp::create(b, l, x);
+      });
+    if (kind == ReduceKind::LogSum || kind == ReduceKind::LogSumExp)
+      mapResult([&](OpBuilder &b, Location l, Value x) {
+        return math::LogOp::create(b, l, x);
+      });
     return SmallVector<Value>{
         reshapeTo(rewriter, loc, reduced, op.getResult().getType())};
+  }
+};
+
+/// ArgMax/ArgMin in two reductions with one result each (what the shared
+/// memory passes expect of a nest): the extreme value along the axis, then
+/// the first (or last) index holding it, or holding a NaN, which the
+/// NaN-propagating extreme then is.
+template <typename OpTy, bool isMax>
+struct ArgReduceLowering : DLCLoweringPattern<OpTy> {
+  using DLCLoweringPattern<OpTy>::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(OpTy op, typename OpTy::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType inputType = op.getInput().getType();
+    Type element = inputType.getElementType();
+    bool isUnsigned = isUnsignedElementType(element);
+    int64_t axis = op.getAxis();
+    Value input = operands.getInput();
+    Value extreme = reduceKeepDims(
+        rewriter, loc, input, {axis},
+        isMax ? createLowest(rewriter, loc, element)
+              : createHighest(rewriter, loc, element),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          return isMax ? createMax(b, l, args[0], args[1], isUnsigned)
+                       : createMin(b, l, args[0], args[1], isUnsigned);
+        });
+    bool last = op.getSelectLastIndex();
+    Type i64 = rewriter.getI64Type();
+    int64_t size = inputType.getDimSize(axis);
+    Value init = createScalar(rewriter, loc, i64, last ? -1.0 : double(size));
+    // The extreme broadcasts back along the axis (it kept its dimension).
+    Value pairs = buildElementwise(
+        rewriter, loc, ValueRange{input, extreme},
+        RankedTensorType::get(inputType.getShape(), i64),
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value x = args[0], best = args[1];
+          Value hit;
+          if (isa<FloatType>(x.getType())) {
+            Value equal =
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, x, best);
+            Value isNaN =
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x, x);
+            hit = arith::OrIOp::create(b, l, equal, isNaN);
+          } else
+            hit =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, best);
+          Value index = arith::IndexCastOp::create(
+              b, l, i64, linalg::IndexOp::create(b, l, axis));
+          return arith::SelectOp::create(
+              b, l, hit, index,
+              createScalar(b, l, i64, last ? -1.0 : double(size)));
+        });
+    Value indices = buildReduction(
+        rewriter, loc, pairs, {axis}, init,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return last ? arith::MaxSIOp::create(b, l, args[0], args[1])
+                            .getResult()
+                      : arith::MinSIOp::create(b, l, args[0], args[1])
+                            .getResult();
+        });
+    return SmallVector<Value>{
+        reshapeTo(rewriter, loc, indices, op.getResult().getType())};
   }
 };
 
@@ -251,14 +372,20 @@ struct LRNLowering : DLCLoweringPattern<LRNOp> {
 } // namespace
 
 void populateNormalizationPatterns(RewritePatternSet &patterns) {
-  patterns
-      .add<ReduceLowering<ReduceSumOp, ReduceKind::Sum>,
-           ReduceLowering<ReduceMeanOp, ReduceKind::Mean>,
-           ReduceLowering<ReduceMaxOp, ReduceKind::Max>,
-           ReduceLowering<ReduceMinOp, ReduceKind::Min>,
-           SoftmaxLowering<SoftmaxOp, false>,
-           SoftmaxLowering<LogSoftmaxOp, true>, BatchNormLowering, LRNLowering>(
-          patterns.getContext());
+  patterns.add<
+      ReduceLowering<ReduceSumOp, ReduceKind::Sum>,
+      ReduceLowering<ReduceMeanOp, ReduceKind::Mean>,
+      ReduceLowering<ReduceMaxOp, ReduceKind::Max>,
+      ReduceLowering<ReduceMinOp, ReduceKind::Min>,
+      ReduceLowering<ReduceProdOp, ReduceKind::Prod>,
+      ReduceLowering<ReduceSumSquareOp, ReduceKind::SumSquare>,
+      ReduceLowering<ReduceL1Op, ReduceKind::L1>,
+      ReduceLowering<ReduceL2Op, ReduceKind::L2>,
+      ReduceLowering<ReduceLogSumOp, ReduceKind::LogSum>,
+      ReduceLowering<ReduceLogSumExpOp, ReduceKind::LogSumExp>,
+      ArgReduceLowering<ArgMaxOp, true>, ArgReduceLowering<ArgMinOp, false>,
+      SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>,
+      BatchNormLowering, LRNLowering>(patterns.getContext());
 }
 
 } // namespace dlc::lowering

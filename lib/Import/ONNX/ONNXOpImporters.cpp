@@ -529,7 +529,8 @@ static LogicalResult importGemm(NodeImporter &n) {
 // Reductions
 //===----------------------------------------------------------------------===//
 
-/// ReduceMean/Max/Min take `axes` as an attribute (up to opset 17),
+/// ReduceMean/Max/Min/Prod/L1/L2/LogSum/LogSumExp/SumSquare take `axes` as
+/// an attribute (up to opset 17),
 /// ReduceSum as an optional input from opset 13 on, with
 /// noop_with_empty_axes. No axes means all axes.
 template <typename OpTy> static LogicalResult importReduce(NodeImporter &n) {
@@ -567,6 +568,28 @@ template <typename OpTy> static LogicalResult importReduce(NodeImporter &n) {
              {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(*normalized)),
               b.getNamedAttr("keepdims",
                              b.getBoolAttr(n.getIntAttr("keepdims", 1)))}));
+}
+
+/// ArgMax/ArgMin: one axis (default 0), keepdims, select_last_index
+/// (opset 12+).
+template <typename OpTy> static LogicalResult importArgReduce(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  FailureOr<int64_t> axis =
+      n.normalizeAxis(n.getIntAttr("axis", 0), getType(input).getRank());
+  if (failed(axis))
+    return failure();
+  Builder &b = n.getBuilder();
+  return setResult(
+      n,
+      n.create<OpTy>(
+          {input},
+          {b.getNamedAttr("axis", b.getI64IntegerAttr(*axis)),
+           b.getNamedAttr("keepdims",
+                          b.getBoolAttr(n.getIntAttr("keepdims", 1))),
+           b.getNamedAttr("select_last_index", b.getBoolAttr(n.getIntAttr(
+                                                   "select_last_index", 0)))}));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1221,6 +1244,14 @@ OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("ReduceSum", importReduce<ReduceSumOp>)
       .Case("ReduceMax", importReduce<ReduceMaxOp>)
       .Case("ReduceMin", importReduce<ReduceMinOp>)
+      .Case("ReduceProd", importReduce<ReduceProdOp>)
+      .Case("ReduceSumSquare", importReduce<ReduceSumSquareOp>)
+      .Case("ReduceL1", importReduce<ReduceL1Op>)
+      .Case("ReduceL2", importReduce<ReduceL2Op>)
+      .Case("ReduceLogSum", importReduce<ReduceLogSumOp>)
+      .Case("ReduceLogSumExp", importReduce<ReduceLogSumExpOp>)
+      .Case("ArgMax", importArgReduce<ArgMaxOp>)
+      .Case("ArgMin", importArgReduce<ArgMinOp>)
       // Reshapes and data movement.
       .Case("Flatten", importFlatten)
       .Case("Reshape", importReshape)

@@ -169,3 +169,46 @@ func.func @lrn_huge_size(%x: tensor<1x3x2xf32>) -> tensor<1x3x2xf32> {
   %0 = dlc.lrn %x {size = 1099511627776 : i64, alpha = 1.0 : f32, beta = 0.75 : f32, bias = 1.0 : f32} : tensor<1x3x2xf32>
   return %0 : tensor<1x3x2xf32>
 }
+
+// -----
+
+// ReduceL2 squares each element, sums, and takes the root; ReduceLogSumExp
+// is log(sum(exp(x))) as the ONNX reference (no max shift); ReduceProd
+// multiplies from 1.
+// CHECK-LABEL: func.func @reduce_family
+// CHECK: arith.mulf %[[A:.*]], %[[A]] : f32
+// CHECK: arith.addf
+// CHECK: math.sqrt
+// CHECK: math.exp
+// CHECK: arith.addf
+// CHECK: math.log
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: linalg.fill ins(%[[ONE]]
+// CHECK: arith.mulf
+func.func @reduce_family(%x: tensor<2x3xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
+  %0 = dlc.reduce_l2 %x {axes = array<i64: 1>, keepdims = false} : tensor<2x3xf32> -> tensor<2xf32>
+  %1 = dlc.reduce_log_sum_exp %x {axes = array<i64: 1>, keepdims = false} : tensor<2x3xf32> -> tensor<2xf32>
+  %2 = dlc.reduce_prod %x {axes = array<i64: 1>, keepdims = false} : tensor<2x3xf32> -> tensor<2xf32>
+  return %0, %1, %2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+}
+
+// -----
+
+// ArgMax in two single-result reductions: the maximum along the axis, then
+// the smallest index whose element equals it or is NaN (the axis size when
+// none, which cannot happen).
+// CHECK-LABEL: func.func @arg_max
+// CHECK: arith.maximumf
+// CHECK: ^bb0(%[[X:.*]]: f32, %[[M:.*]]: f32, %{{.*}}: i64):
+// CHECK: %[[EQ:.*]] = arith.cmpf oeq, %[[X]], %[[M]]
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]]
+// CHECK: %[[HIT:.*]] = arith.ori %[[EQ]], %[[NAN]]
+// CHECK: %[[I:.*]] = linalg.index 1
+// CHECK: %[[I64:.*]] = arith.index_cast %[[I]] : index to i64
+// CHECK: arith.select %[[HIT]], %[[I64]]
+// CHECK: arith.minsi
+// CHECK: tensor.expand_shape {{.*}} : tensor<2xi64> into tensor<2x1xi64>
+func.func @arg_max(%x: tensor<2x3xf32>) -> tensor<2x1xi64> {
+  %0 = dlc.arg_max %x {axis = 1 : i64} : tensor<2x3xf32> -> tensor<2x1xi64>
+  return %0 : tensor<2x1xi64>
+}

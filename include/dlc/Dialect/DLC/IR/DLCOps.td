@@ -589,6 +589,56 @@ def DLC_ReduceMaxOp : DLC_ReduceOp<"reduce_max", DLC_NumericTensor> {
 def DLC_ReduceMinOp : DLC_ReduceOp<"reduce_min", DLC_NumericTensor> {
   let summary = "ONNX ReduceMin";
 }
+def DLC_ReduceProdOp : DLC_ReduceOp<"reduce_prod", DLC_NumericTensor> {
+  let summary = "ONNX ReduceProd";
+}
+def DLC_ReduceSumSquareOp : DLC_ReduceOp<"reduce_sum_square",
+                                         DLC_NumericTensor> {
+  let summary = "ONNX ReduceSumSquare: sum(x * x)";
+}
+def DLC_ReduceL1Op : DLC_ReduceOp<"reduce_l1", DLC_NumericTensor> {
+  let summary = "ONNX ReduceL1: sum(|x|)";
+}
+def DLC_ReduceL2Op : DLC_ReduceOp<"reduce_l2", DLC_FloatTensor> {
+  let summary = "ONNX ReduceL2: sqrt(sum(x * x))";
+}
+def DLC_ReduceLogSumOp : DLC_ReduceOp<"reduce_log_sum", DLC_FloatTensor> {
+  let summary = "ONNX ReduceLogSum: log(sum(x))";
+}
+def DLC_ReduceLogSumExpOp : DLC_ReduceOp<"reduce_log_sum_exp",
+                                         DLC_FloatTensor> {
+  let summary = "ONNX ReduceLogSumExp: log(sum(exp(x))), as the ONNX "
+                "reference computes it (no max shift)";
+}
+
+// The index of the extreme element along one axis.
+class DLC_ArgReduceOp<string mnemonic> : DLC_InferredOp<mnemonic> {
+  let arguments = (ins DLC_NumericTensor:$input, I64Attr:$axis,
+                   DefaultValuedAttr<BoolAttr, "true">:$keepdims,
+                   DefaultValuedAttr<BoolAttr, "false">:$select_last_index);
+  let results = (outs StaticShapeTensorOf<[I64]>:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let description = [{
+    The i64 index along `axis` of the first extreme element (the last with
+    `select_last_index`); a NaN is the extreme where there is one, as in
+    numpy.
+  }];
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *context, std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      if (::mlir::failed(inferReductionType(location, adaptor.getInput(),
+                                            {adaptor.getAxis()},
+                                            adaptor.getKeepdims(), types)))
+        return ::mlir::failure();
+      types.back() = ::mlir::cast<::mlir::RankedTensorType>(types.back())
+                         .clone(::mlir::IntegerType::get(context, 64));
+      return ::mlir::success();
+    }
+  }];
+}
+def DLC_ArgMaxOp : DLC_ArgReduceOp<"arg_max"> { let summary = "ONNX ArgMax"; }
+def DLC_ArgMinOp : DLC_ArgReduceOp<"arg_min"> { let summary = "ONNX ArgMin"; }
 
 //===----------------------------------------------------------------------===//
 // Data movement
