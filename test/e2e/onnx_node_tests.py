@@ -42,7 +42,8 @@ OPERATORS = frozenset(
     Acos Atan Sinh Cosh Asinh Acosh Atanh Mod BitShift Equal Less LessOrEqual
     Greater GreaterOrEqual And Or Xor Not Where IsNaN IsInf
     ReduceProd ReduceSumSquare ReduceL1 ReduceL2 ReduceLogSum ReduceLogSumExp
-    ArgMax ArgMin
+    ArgMax ArgMin Size LayerNormalization InstanceNormalization
+    MeanVarianceNormalization ConstantOfShape
     """.split()
 )
 

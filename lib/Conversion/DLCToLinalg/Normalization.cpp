@@ -293,6 +293,166 @@ struct BatchNormLowering : DLCLoweringPattern<BatchNormOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// LayerNormalization, InstanceNormalization, MeanVarianceNormalization
+//===----------------------------------------------------------------------===//
+
+/// The mean of `x` over `axes` and the inverse of its standard deviation,
+/// both with keepdims: two passes (the variance of the deviations), as the
+/// ONNX reference computes LayerNormalization and InstanceNormalization.
+std::pair<Value, Value> getMeanAndInvStdDev(OpBuilder &b, Location loc, Value x,
+                                            ArrayRef<int64_t> axes,
+                                            double epsilon) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Type element = type.getElementType();
+  int64_t count = 1;
+  for (int64_t axis : axes)
+    count *= type.getDimSize(axis);
+  Value zero = createScalar(b, loc, element, 0.0);
+  auto add = [](OpBuilder &nb, Location l, ValueRange args) {
+    return createAdd(nb, l, args[0], args[1]);
+  };
+  RankedTensorType reducedType = keepDimsType(type, axes);
+  Value sum = reduceKeepDims(b, loc, x, axes, zero, add);
+  Value mean = buildElementwise(
+      b, loc, ValueRange{sum}, reducedType,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        return arith::DivFOp::create(nb, l, args[0],
+                                     createScalar(nb, l, element, count));
+      });
+  Value squares =
+      buildElementwise(b, loc, ValueRange{x, mean}, type,
+                       [](OpBuilder &nb, Location l, ValueRange args) {
+                         Value d =
+                             arith::SubFOp::create(nb, l, args[0], args[1]);
+                         return arith::MulFOp::create(nb, l, d, d);
+                       });
+  Value squareSum = reduceKeepDims(b, loc, squares, axes, zero, add);
+  Value invStdDev = buildElementwise(
+      b, loc, ValueRange{squareSum}, reducedType,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value variance = arith::DivFOp::create(
+            nb, l, args[0], createScalar(nb, l, element, count));
+        Value shifted = arith::AddFOp::create(
+            nb, l, variance, createScalar(nb, l, element, epsilon));
+        return math::RsqrtOp::create(nb, l, shifted);
+      });
+  return {mean, invStdDev};
+}
+
+/// (x - mean) * invStdDev [* scale [+ bias]], the parameters broadcast.
+Value applyNormalization(OpBuilder &b, Location loc, Value x, Value mean,
+                         Value invStdDev, Value scale, Value bias) {
+  SmallVector<Value> inputs = {x, mean, invStdDev};
+  if (scale)
+    inputs.push_back(scale);
+  if (bias)
+    inputs.push_back(bias);
+  return buildElementwise(
+      b, loc, inputs, cast<RankedTensorType>(x.getType()),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value normalized = arith::MulFOp::create(
+            nb, l, arith::SubFOp::create(nb, l, args[0], args[1]), args[2]);
+        if (scale)
+          normalized = arith::MulFOp::create(nb, l, normalized, args[3]);
+        if (bias)
+          normalized = arith::AddFOp::create(nb, l, normalized, args[4]);
+        return normalized;
+      });
+}
+
+struct LayerNormLowering : DLCLoweringPattern<LayerNormOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(LayerNormOp op, LayerNormOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t rank = op.getInput().getType().getRank();
+    SmallVector<int64_t> axes =
+        llvm::to_vector(llvm::seq<int64_t>(op.getAxis(), rank));
+    auto [mean, invStdDev] =
+        getMeanAndInvStdDev(rewriter, loc, operands.getInput(), axes,
+                            op.getEpsilon().convertToDouble());
+    Value result =
+        applyNormalization(rewriter, loc, operands.getInput(), mean, invStdDev,
+                           operands.getScale(), operands.getBias());
+    return SmallVector<Value>{result, mean, invStdDev};
+  }
+};
+
+struct InstanceNormLowering : DLCLoweringPattern<InstanceNormOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(InstanceNormOp op, InstanceNormOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getInput().getType();
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(2, rank));
+    auto [mean, invStdDev] =
+        getMeanAndInvStdDev(rewriter, loc, operands.getInput(), axes,
+                            op.getEpsilon().convertToDouble());
+    // The per-channel parameters as [C, 1, ..., 1] broadcast along dim 1.
+    SmallVector<int64_t> paramShape(rank - 1, 1);
+    paramShape[0] = type.getDimSize(1);
+    auto paramType = RankedTensorType::get(paramShape, type.getElementType());
+    Value result = applyNormalization(
+        rewriter, loc, operands.getInput(), mean, invStdDev,
+        reshapeTo(rewriter, loc, operands.getScale(), paramType),
+        reshapeTo(rewriter, loc, operands.getBias(), paramType));
+    return SmallVector<Value>{result};
+  }
+};
+
+struct MeanVarianceNormLowering : DLCLoweringPattern<MeanVarianceNormOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(MeanVarianceNormOp op, MeanVarianceNormOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getInput().getType();
+    Type element = type.getElementType();
+    ArrayRef<int64_t> axes = op.getAxes();
+    Value x = operands.getInput();
+    int64_t count = 1;
+    for (int64_t axis : axes)
+      count *= type.getDimSize(axis);
+    RankedTensorType reducedType = keepDimsType(type, axes);
+    Value zero = createScalar(rewriter, loc, element, 0.0);
+    auto add = [](OpBuilder &nb, Location l, ValueRange args) {
+      return createAdd(nb, l, args[0], args[1]);
+    };
+    auto meanOf = [&](Value value) {
+      return buildElementwise(
+          rewriter, loc,
+          ValueRange{reduceKeepDims(rewriter, loc, value, axes, zero, add)},
+          reducedType, [&](OpBuilder &nb, Location l, ValueRange args) {
+            return arith::DivFOp::create(nb, l, args[0],
+                                         createScalar(nb, l, element, count));
+          });
+    };
+    Value mean = meanOf(x);
+    Value meanOfSquares =
+        meanOf(buildElementwise(rewriter, loc, ValueRange{x}, type,
+                                [](OpBuilder &nb, Location l, ValueRange args) {
+                                  return arith::MulFOp::create(nb, l, args[0],
+                                                               args[0]);
+                                }));
+    Value result = buildElementwise(
+        rewriter, loc, ValueRange{x, mean, meanOfSquares}, type,
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value variance = arith::SubFOp::create(
+              nb, l, args[2], arith::MulFOp::create(nb, l, args[1], args[1]));
+          Value deviation = arith::AddFOp::create(
+              nb, l, math::SqrtOp::create(nb, l, variance),
+              createScalar(nb, l, element, 1e-9));
+          return arith::DivFOp::create(
+              nb, l, arith::SubFOp::create(nb, l, args[0], args[1]), deviation);
+        });
+    return SmallVector<Value>{result};
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // LRN
 //===----------------------------------------------------------------------===//
 
@@ -385,7 +545,8 @@ void populateNormalizationPatterns(RewritePatternSet &patterns) {
       ReduceLowering<ReduceLogSumExpOp, ReduceKind::LogSumExp>,
       ArgReduceLowering<ArgMaxOp, true>, ArgReduceLowering<ArgMinOp, false>,
       SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>,
-      BatchNormLowering, LRNLowering>(patterns.getContext());
+      BatchNormLowering, LRNLowering, LayerNormLowering, InstanceNormLowering,
+      MeanVarianceNormLowering>(patterns.getContext());
 }
 
 } // namespace dlc::lowering

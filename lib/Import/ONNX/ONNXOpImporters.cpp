@@ -456,6 +456,68 @@ static LogicalResult importGlobalPool(NodeImporter &n) {
                          b.getNamedAttr("keepdims", b.getBoolAttr(true))}));
 }
 
+/// LayerNormalization: axis (default -1), epsilon; the optional Mean and
+/// InvStdDev outputs are the op's second and third results. Computing in
+/// float32 whatever `stash_type` says is exact for float32 inputs, the only
+/// ones ONNX 1.12 tests.
+static LogicalResult importLayerNorm(NodeImporter &n) {
+  Value input = n.getInput(0), scale = n.getInput(1);
+  if (!input || !scale)
+    return failure();
+  Value bias = n.getOptionalInput(2);
+  FailureOr<int64_t> axis =
+      n.normalizeAxis(n.getIntAttr("axis", -1), getType(input).getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<Value> operands = {input, scale};
+  if (bias)
+    operands.push_back(bias);
+  Builder &b = n.getBuilder();
+  FailureOr<Value> result = n.create<LayerNormOp>(
+      operands,
+      {b.getNamedAttr("axis", b.getI64IntegerAttr(*axis)),
+       b.getNamedAttr("epsilon",
+                      b.getF32FloatAttr(n.getFloatAttr("epsilon", 1e-5f)))});
+  if (failed(result))
+    return failure();
+  Operation *op = result->getDefiningOp();
+  for (unsigned i = 0; i < 3; ++i)
+    n.setResult(i, op->getResult(i));
+  return success();
+}
+
+static LogicalResult importInstanceNorm(NodeImporter &n) {
+  FailureOr<SmallVector<Value>> inputs = n.getInputs();
+  if (failed(inputs))
+    return failure();
+  if (inputs->size() != 3)
+    return n.emitError() << "expected 3 inputs, got " << inputs->size();
+  Builder &b = n.getBuilder();
+  return setResult(
+      n, n.create<InstanceNormOp>(
+             inputs->front().getType(), *inputs,
+             {b.getNamedAttr("epsilon", b.getF32FloatAttr(n.getFloatAttr(
+                                            "epsilon", 1e-5f)))}));
+}
+
+/// MeanVarianceNormalization: axes default to [0, 2, 3].
+static LogicalResult importMeanVarianceNorm(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  SmallVector<int64_t> axes =
+      n.getIntsAttr("axes").value_or(SmallVector<int64_t>{0, 2, 3});
+  FailureOr<SmallVector<int64_t>> normalized =
+      n.normalizeAxes(axes, getType(input).getRank(), /*sort=*/true);
+  if (failed(normalized))
+    return failure();
+  Builder &b = n.getBuilder();
+  return setResult(
+      n, n.create<MeanVarianceNormOp>(
+             input.getType(), {input},
+             {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(*normalized))}));
+}
+
 static LogicalResult importBatchNorm(NodeImporter &n) {
   FailureOr<SmallVector<Value>> inputs = n.getInputs();
   if (failed(inputs))
@@ -1238,6 +1300,9 @@ OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("GlobalAveragePool", importGlobalPool<ReduceMeanOp>)
       .Case("GlobalMaxPool", importGlobalPool<ReduceMaxOp>)
       .Case("BatchNormalization", importBatchNorm)
+      .Case("LayerNormalization", importLayerNorm)
+      .Case("InstanceNormalization", importInstanceNorm)
+      .Case("MeanVarianceNormalization", importMeanVarianceNorm)
       .Case("LRN", importLRN)
       // Reductions.
       .Case("ReduceMean", importReduce<ReduceMeanOp>)
@@ -1271,6 +1336,13 @@ OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("Constant", importConstant)
       .Case("ConstantOfShape", importConstantOfShape)
       .Case("Shape", importShape)
+      .Case("Size",
+            [](NodeImporter &n) -> LogicalResult {
+              Value input = n.getInput(0);
+              if (!input)
+                return failure();
+              return setResult(n, n.create<SizeOp>({input}));
+            })
       .Case("Cast", importCast)
       .Default(nullptr);
 }

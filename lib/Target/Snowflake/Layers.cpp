@@ -37,6 +37,13 @@ public:
 
 private:
   InFlightDiagnostic error(Operation *op) {
+    // Ops that are not ONNX nodes (the function's return) name themselves.
+    if (getNodeName(op->getLoc()).empty())
+      return op->emitError()
+             << "snowflake: "
+             << (isa<func::ReturnOp>(op) ? std::string("the model's outputs")
+                                         : op->getName().getStringRef().str())
+             << ": ";
     return op->emitError() << "snowflake: '" << getNodeName(op) << "' ("
                            << getNodeOpType(op->getLoc()) << "): ";
   }

@@ -1113,12 +1113,14 @@ struct ConvertSunwayToEmitCPass
     addIncludes(slaveBuilder, loc, {"stdbool.h", "slave.h", "simd.h"},
                 {"dlc_sunway.h"});
     // One LDM area for every kernel: static LDM data is the whole slave
-    // program's, so kernels share it.
-    emitc::VerbatimOp::create(
-        slaveBuilder, loc,
-        "static __thread_local unsigned char dlc_ldm[" +
-            std::to_string(std::max<int64_t>(ldmBytes, 32)) +
-            "] __attribute__((aligned(32)));");
+    // program's, so kernels share it. A model without kernels (its outputs
+    // are constants) has none.
+    if (!slaveOps.empty())
+      emitc::VerbatimOp::create(
+          slaveBuilder, loc,
+          "static __thread_local unsigned char dlc_ldm[" +
+              std::to_string(std::max<int64_t>(ldmBytes, 32)) +
+              "] __attribute__((aligned(32)));");
     for (Operation *op : slaveOps)
       op->moveBefore(&slave.getBodyRegion().front(),
                      slave.getBodyRegion().front().end());

@@ -212,3 +212,50 @@ func.func @arg_max(%x: tensor<2x3xf32>) -> tensor<2x1xi64> {
   %0 = dlc.arg_max %x {axis = 1 : i64} : tensor<2x3xf32> -> tensor<2x1xi64>
   return %0 : tensor<2x1xi64>
 }
+
+// -----
+
+// LayerNormalization in two passes over the normalised dimensions: the
+// mean, then the mean of the squared deviations; rsqrt(var + epsilon) is
+// the third result; scale and bias broadcast in the final elementwise nest.
+// CHECK-LABEL: func.func @layer_norm
+// CHECK: arith.addf
+// CHECK: %[[N:.*]] = arith.constant 1.200000e+01 : f32
+// CHECK: arith.divf %{{.*}}, %[[N]]
+// CHECK: arith.subf
+// CHECK: arith.mulf
+// CHECK: math.rsqrt
+// CHECK: ^bb0(%[[X:.*]]: f32, %[[M:.*]]: f32, %[[I:.*]]: f32, %[[S:.*]]: f32, %[[B:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[D:.*]] = arith.subf %[[X]], %[[M]]
+// CHECK: %[[NORM:.*]] = arith.mulf %[[D]], %[[I]]
+// CHECK: %[[SC:.*]] = arith.mulf %[[NORM]], %[[S]]
+// CHECK: arith.addf %[[SC]], %[[B]]
+func.func @layer_norm(%x: tensor<2x3x4xf32>, %s: tensor<3x4xf32>, %b: tensor<4xf32>) -> (tensor<2x3x4xf32>, tensor<2x1x1xf32>) {
+  %0:3 = dlc.layer_norm %x, %s, %b {axis = 1 : i64} : (tensor<2x3x4xf32>, tensor<3x4xf32>, tensor<4xf32>) -> (tensor<2x3x4xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>)
+  return %0#0, %0#2 : tensor<2x3x4xf32>, tensor<2x1x1xf32>
+}
+
+// -----
+
+// InstanceNormalization reads its per-channel parameters as [C, 1, 1].
+// CHECK-LABEL: func.func @instance_norm
+// CHECK: math.rsqrt
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1, 2]] output_shape [3, 1, 1] : tensor<3xf32> into tensor<3x1x1xf32>
+func.func @instance_norm(%x: tensor<2x3x4x5xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<2x3x4x5xf32> {
+  %0 = dlc.instance_norm %x, %s, %b : (tensor<2x3x4x5xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4x5xf32>
+  return %0 : tensor<2x3x4x5xf32>
+}
+
+// -----
+
+// MeanVarianceNormalization as the ONNX reference: sqrt(E[x^2] - E[x]^2)
+// plus 1e-9 divides the deviation.
+// CHECK-LABEL: func.func @mvn
+// CHECK: %[[EPS:.*]] = arith.constant 9.99999971E-10 : f32
+// CHECK: %[[ROOT:.*]] = math.sqrt
+// CHECK: arith.addf %[[ROOT]], %[[EPS]]
+// CHECK: arith.divf
+func.func @mvn(%x: tensor<2x3x4x5xf32>) -> tensor<2x3x4x5xf32> {
+  %0 = dlc.mean_variance_norm %x {axes = array<i64: 0, 2, 3>} : tensor<2x3x4x5xf32>
+  return %0 : tensor<2x3x4x5xf32>
+}

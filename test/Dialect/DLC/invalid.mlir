@@ -174,6 +174,34 @@ func.func @is_nan_shape(%x: tensor<3xf32>) {
 
 // -----
 
+// LayerNormalization's scale broadcasts to the normalised dimensions.
+func.func @layer_norm_scale(%x: tensor<2x3x4xf32>, %s: tensor<3xf32>) {
+  // expected-error @+1 {{scale and bias must broadcast to the normalised dimensions [3, 4]}}
+  %0:3 = dlc.layer_norm %x, %s {axis = 1 : i64} : (tensor<2x3x4xf32>, tensor<3xf32>) -> (tensor<2x3x4xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>)
+  return
+}
+
+// -----
+
+// InstanceNormalization has one scale and bias per channel.
+func.func @instance_norm_params(%x: tensor<2x3x4xf32>, %s: tensor<4xf32>) {
+  // expected-error @+1 {{scale and bias hold one value per channel (3)}}
+  %0 = dlc.instance_norm %x, %s, %s : (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+// ArgMax's axis is a dimension of the input.
+func.func @arg_max_axis(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %0 = dlc.arg_max %x {axis = 2 : i64} : tensor<2x3xf32> -> tensor<2x3x1xi64>
+  return
+}
+
+// -----
+
 // Softmax's axis is a dimension of the input.
 func.func @softmax_axis(%x: tensor<2x5xf32>) {
   // expected-error @+1 {{axis 2 is out of range for rank 2}}

@@ -358,6 +358,61 @@ LogicalResult ModOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Normalisations
+//===----------------------------------------------------------------------===//
+
+LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  RankedTensorType type = rankedType(adaptor.getInput());
+  int64_t axis = adaptor.getAxis();
+  if (axis < 0 || axis >= std::max<int64_t>(type.getRank(), 1))
+    return emitOptionalError(location, "axis ", axis,
+                             " is out of range for rank ", type.getRank());
+  SmallVector<int64_t> reduced(type.getShape());
+  for (int64_t d = axis; d < type.getRank(); ++d)
+    reduced[d] = 1;
+  types.push_back(type);
+  types.push_back(type.clone(reduced));
+  types.push_back(type.clone(reduced));
+  return success();
+}
+
+/// `param` broadcasts (numpy, unidirectionally) to `shape`.
+static bool broadcastsTo(Value param, ArrayRef<int64_t> shape) {
+  FailureOr<SmallVector<int64_t>> joined =
+      broadcastShapes(rankedType(param).getShape(), shape);
+  return succeeded(joined) && ArrayRef<int64_t>(*joined) == shape;
+}
+
+LogicalResult LayerNormOp::verify() {
+  ArrayRef<int64_t> normalized =
+      getInput().getType().getShape().drop_front(getAxis());
+  for (Value param : {getScale(), getBias()})
+    if (param && !broadcastsTo(param, normalized))
+      return emitOpError("scale and bias must broadcast to the normalised "
+                         "dimensions ")
+             << shapeString(normalized);
+  return checkSameElementType(getLoc(), getOperands());
+}
+
+LogicalResult InstanceNormOp::verify() {
+  RankedTensorType type = getInput().getType();
+  if (type.getRank() < 3)
+    return emitOpError("expects an input of rank 3 or more (N, C, spatial)");
+  for (Value param : {getScale(), getBias()})
+    if (rankedType(param).getShape() != ArrayRef<int64_t>{type.getDimSize(1)})
+      return emitOpError("scale and bias hold one value per channel (")
+             << type.getDimSize(1) << ")";
+  return checkSameElementType(getLoc(), getOperands());
+}
+
+LogicalResult MeanVarianceNormOp::verify() {
+  return checkAxes(getLoc(), getAxes(), getInput().getType().getRank());
+}
+
+//===----------------------------------------------------------------------===//
 // Linear algebra and convolution
 //===----------------------------------------------------------------------===//
 

@@ -89,6 +89,30 @@ def DLC_ShapeOp : DLC_InferredOp<"shape"> {
   let hasFolder = 1;
 }
 
+def DLC_SizeOp : DLC_InferredOp<"size"> {
+  let summary = "ONNX Size: the number of elements as an i64 scalar";
+  let description = [{
+    Shapes are static, so this always folds to a constant.
+  }];
+  let arguments = (ins DLC_AnyTensor:$input);
+  let results = (outs 0DTensorOf<[I64]>:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *context, std::optional<::mlir::Location>,
+        Adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      types.push_back(::mlir::RankedTensorType::get(
+          {}, ::mlir::IntegerType::get(context, 64)));
+      return ::mlir::success();
+    }
+    ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor) {
+      return ::mlir::DenseElementsAttr::get(
+          getType(), {getInput().getType().getNumElements()});
+    }
+  }];
+  let hasFolder = 1;
+}
+
 def DLC_CastOp : DLC_Op<"cast"> {
   let summary = "ONNX Cast: element type conversion";
   let description = [{
@@ -533,6 +557,59 @@ def DLC_BatchNormOp : DLC_Op<"batch_norm", [AllTypesMatch<["input", "result"]>]>
   }];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
+}
+
+def DLC_LayerNormOp : DLC_InferredOp<"layer_norm",
+    [AllTypesMatch<["input", "result"]>]> {
+  let summary = "ONNX LayerNormalization";
+  let description = [{
+    Normalises over dimensions `axis` to the last: `(x - mean) * inv_std_dev
+    * scale + bias`, with `inv_std_dev = 1 / sqrt(var + epsilon)` and the
+    variance of the deviations from the mean (two passes). `scale` and
+    `bias` broadcast to the normalised dimensions. `mean` and `inv_std_dev`
+    are the optional outputs of ONNX: the input's shape with the normalised
+    dimensions 1.
+  }];
+  let arguments = (ins DLC_FloatTensor:$input, DLC_FloatTensor:$scale,
+                   Optional<DLC_FloatTensor>:$bias, I64Attr:$axis,
+                   DefaultValuedAttr<F32Attr, "1e-5">:$epsilon);
+  let results = (outs DLC_FloatTensor:$result, DLC_FloatTensor:$mean,
+                 DLC_FloatTensor:$inv_std_dev);
+  let assemblyFormat = [{
+    $input `,` $scale (`,` $bias^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def DLC_InstanceNormOp : DLC_Op<"instance_norm",
+    [AllTypesMatch<["input", "result"]>]> {
+  let summary = "ONNX InstanceNormalization";
+  let description = [{
+    Normalises every (batch, channel) over the spatial dimensions (2 on):
+    `(x - mean) / sqrt(var + epsilon) * scale[c] + bias[c]`.
+  }];
+  let arguments = (ins DLC_FloatTensor:$input, DLC_FloatTensor:$scale,
+                   DLC_FloatTensor:$bias,
+                   DefaultValuedAttr<F32Attr, "1e-5">:$epsilon);
+  let results = (outs DLC_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $bias attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def DLC_MeanVarianceNormOp : DLC_Op<"mean_variance_norm",
+    [SameOperandsAndResultType]> {
+  let summary = "ONNX MeanVarianceNormalization";
+  let description = [{
+    `(x - mean) / (sqrt(mean(x^2) - mean^2) + 1e-9)` over `axes`, as the
+    ONNX reference computes it.
+  }];
+  let arguments = (ins DLC_FloatTensor:$input, DenseI64ArrayAttr:$axes);
+  let results = (outs DLC_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
 }
 
 def DLC_LRNOp : DLC_Op<"lrn", [SameOperandsAndResultType]> {
