@@ -43,7 +43,8 @@ OPERATORS = frozenset(
     Greater GreaterOrEqual And Or Xor Not Where IsNaN IsInf
     ReduceProd ReduceSumSquare ReduceL1 ReduceL2 ReduceLogSum ReduceLogSumExp
     ArgMax ArgMin Size LayerNormalization InstanceNormalization
-    MeanVarianceNormalization ConstantOfShape
+    MeanVarianceNormalization ConstantOfShape CastLike Trilu Hardmax
+    DepthToSpace SpaceToDepth EyeLike
     """.split()
 )
 

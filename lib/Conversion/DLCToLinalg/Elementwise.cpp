@@ -576,6 +576,43 @@ struct WhereLowering : DLCLoweringPattern<WhereOp> {
   }
 };
 
+/// Trilu: the element where its column minus its row is on the kept side
+/// of k, zero elsewhere; k (a run-time scalar or 0) broadcasts.
+struct TriluLowering : DLCLoweringPattern<TriluOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(TriluOp op, TriluOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getResult().getType();
+    int64_t rank = type.getRank();
+    SmallVector<Value> inputs = {operands.getInput()};
+    if (operands.getK())
+      inputs.push_back(operands.getK());
+    bool upper = op.getUpper();
+    Value result = buildElementwise(
+        rewriter, loc, inputs, type,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Type i64 = b.getI64Type();
+          auto indexOf = [&](int64_t dim) -> Value {
+            return arith::IndexCastOp::create(
+                b, l, i64, linalg::IndexOp::create(b, l, dim));
+          };
+          Value column = indexOf(rank - 1);
+          Value row = indexOf(rank - 2);
+          Value offset = arith::SubIOp::create(b, l, column, row);
+          Value k = args.size() > 1 ? args[1] : createScalar(b, l, i64, 0.0);
+          Value keep = arith::CmpIOp::create(b, l,
+                                             upper ? arith::CmpIPredicate::sge
+                                                   : arith::CmpIPredicate::sle,
+                                             offset, k);
+          return arith::SelectOp::create(
+              b, l, keep, args[0], createScalar(b, l, args[0].getType(), 0.0));
+        });
+    return SmallVector<Value>{result};
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Cast
 //===----------------------------------------------------------------------===//
@@ -675,7 +712,7 @@ void populateElementwisePatterns(RewritePatternSet &patterns) {
       BinaryLowering<LessOp>, BinaryLowering<LessOrEqualOp>,
       BinaryLowering<GreaterOp>, BinaryLowering<GreaterOrEqualOp>,
       BinaryLowering<AndOp>, BinaryLowering<OrOp>, BinaryLowering<XorOp>,
-      WhereLowering, CastLowering>(patterns.getContext());
+      WhereLowering, TriluLowering, CastLowering>(patterns.getContext());
 }
 
 } // namespace dlc::lowering

@@ -141,66 +141,92 @@ struct ReduceLowering : DLCLoweringPattern<OpTy> {
   }
 };
 
-/// ArgMax/ArgMin in two reductions with one result each (what the shared
-/// memory passes expect of a nest): the extreme value along the axis, then
-/// the first (or last) index holding it, or holding a NaN, which the
-/// NaN-propagating extreme then is.
+/// The index along `axis` of the first (or `last`) extreme element of
+/// `input`, keepdims, in two reductions with one result each (what the
+/// shared memory passes expect of a nest): the extreme value, then the
+/// first (or last) index holding it or a NaN, which the NaN-propagating
+/// extreme then is.
+Value buildArgExtreme(OpBuilder &b, Location loc, Value input, int64_t axis,
+                      bool isMax, bool last) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  Type element = inputType.getElementType();
+  bool isUnsigned = isUnsignedElementType(element);
+  Value extreme = reduceKeepDims(
+      b, loc, input, {axis},
+      isMax ? createLowest(b, loc, element) : createHighest(b, loc, element),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        return isMax ? createMax(nb, l, args[0], args[1], isUnsigned)
+                     : createMin(nb, l, args[0], args[1], isUnsigned);
+      });
+  Type i64 = b.getI64Type();
+  double none = last ? -1.0 : double(inputType.getDimSize(axis));
+  // The extreme broadcasts back along the axis (it kept its dimension).
+  Value candidates = buildElementwise(
+      b, loc, ValueRange{input, extreme},
+      RankedTensorType::get(inputType.getShape(), i64),
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value x = args[0], best = args[1];
+        Value hit;
+        if (isa<FloatType>(x.getType())) {
+          Value equal =
+              arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, x, best);
+          Value isNaN =
+              arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNO, x, x);
+          hit = arith::OrIOp::create(nb, l, equal, isNaN);
+        } else {
+          hit = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, x, best);
+        }
+        Value index = arith::IndexCastOp::create(
+            nb, l, i64, linalg::IndexOp::create(nb, l, axis));
+        return arith::SelectOp::create(nb, l, hit, index,
+                                       createScalar(nb, l, i64, none));
+      });
+  return reduceKeepDims(
+      b, loc, candidates, {axis}, createScalar(b, loc, i64, none),
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        if (last)
+          return arith::MaxSIOp::create(nb, l, args[0], args[1]);
+        return arith::MinSIOp::create(nb, l, args[0], args[1]);
+      });
+}
+
 template <typename OpTy, bool isMax>
 struct ArgReduceLowering : DLCLoweringPattern<OpTy> {
   using DLCLoweringPattern<OpTy>::DLCLoweringPattern;
   FailureOr<SmallVector<Value>>
   lower(OpTy op, typename OpTy::Adaptor operands,
         PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType inputType = op.getInput().getType();
-    Type element = inputType.getElementType();
-    bool isUnsigned = isUnsignedElementType(element);
-    int64_t axis = op.getAxis();
-    Value input = operands.getInput();
-    Value extreme = reduceKeepDims(
-        rewriter, loc, input, {axis},
-        isMax ? createLowest(rewriter, loc, element)
-              : createHighest(rewriter, loc, element),
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          return isMax ? createMax(b, l, args[0], args[1], isUnsigned)
-                       : createMin(b, l, args[0], args[1], isUnsigned);
-        });
-    bool last = op.getSelectLastIndex();
-    Type i64 = rewriter.getI64Type();
-    int64_t size = inputType.getDimSize(axis);
-    Value init = createScalar(rewriter, loc, i64, last ? -1.0 : double(size));
-    // The extreme broadcasts back along the axis (it kept its dimension).
-    Value pairs = buildElementwise(
-        rewriter, loc, ValueRange{input, extreme},
-        RankedTensorType::get(inputType.getShape(), i64),
-        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          Value x = args[0], best = args[1];
-          Value hit;
-          if (isa<FloatType>(x.getType())) {
-            Value equal =
-                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, x, best);
-            Value isNaN =
-                arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x, x);
-            hit = arith::OrIOp::create(b, l, equal, isNaN);
-          } else
-            hit =
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, best);
-          Value index = arith::IndexCastOp::create(
-              b, l, i64, linalg::IndexOp::create(b, l, axis));
-          return arith::SelectOp::create(
-              b, l, hit, index,
-              createScalar(b, l, i64, last ? -1.0 : double(size)));
-        });
-    Value indices = buildReduction(
-        rewriter, loc, pairs, {axis}, init,
-        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          return last ? arith::MaxSIOp::create(b, l, args[0], args[1])
-                            .getResult()
-                      : arith::MinSIOp::create(b, l, args[0], args[1])
-                            .getResult();
-        });
+    Value indices =
+        buildArgExtreme(rewriter, op.getLoc(), operands.getInput(),
+                        op.getAxis(), isMax, op.getSelectLastIndex());
     return SmallVector<Value>{
-        reshapeTo(rewriter, loc, indices, op.getResult().getType())};
+        reshapeTo(rewriter, op.getLoc(), indices, op.getResult().getType())};
+  }
+};
+
+/// Hardmax: 1 where the index along the axis is the first maximum's.
+struct HardmaxLowering : DLCLoweringPattern<HardmaxOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(HardmaxOp op, HardmaxOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t axis = op.getAxis();
+    Value first = buildArgExtreme(rewriter, loc, operands.getInput(), axis,
+                                  /*isMax=*/true, /*last=*/false);
+    RankedTensorType type = op.getResult().getType();
+    Value result = buildElementwise(
+        rewriter, loc, ValueRange{first}, type,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value index = arith::IndexCastOp::create(
+              b, l, b.getI64Type(), linalg::IndexOp::create(b, l, axis));
+          Value isFirst = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                                index, args[0]);
+          return arith::SelectOp::create(
+              b, l, isFirst, createScalar(b, l, type.getElementType(), 1.0),
+              createScalar(b, l, type.getElementType(), 0.0));
+        });
+    return SmallVector<Value>{result};
   }
 };
 
@@ -544,9 +570,10 @@ void populateNormalizationPatterns(RewritePatternSet &patterns) {
       ReduceLowering<ReduceLogSumOp, ReduceKind::LogSum>,
       ReduceLowering<ReduceLogSumExpOp, ReduceKind::LogSumExp>,
       ArgReduceLowering<ArgMaxOp, true>, ArgReduceLowering<ArgMinOp, false>,
-      SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>,
-      BatchNormLowering, LRNLowering, LayerNormLowering, InstanceNormLowering,
-      MeanVarianceNormLowering>(patterns.getContext());
+      HardmaxLowering, SoftmaxLowering<SoftmaxOp, false>,
+      SoftmaxLowering<LogSoftmaxOp, true>, BatchNormLowering, LRNLowering,
+      LayerNormLowering, InstanceNormLowering, MeanVarianceNormLowering>(
+      patterns.getContext());
 }
 
 } // namespace dlc::lowering

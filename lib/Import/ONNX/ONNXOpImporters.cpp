@@ -243,8 +243,9 @@ static LogicalResult importClip(NodeImporter &n) {
                         b.getNamedAttr("max", b.getF64FloatAttr(maxValue))}));
 }
 
-/// Softmax and LogSoftmax. Before opset 13 they work on the input coerced to
-/// 2-D at `axis` (default 1): reshape, normalise along axis 1, reshape back.
+/// Softmax, LogSoftmax and Hardmax. Before opset 13 they work on the input
+/// coerced to 2-D at `axis` (default 1): reshape, normalise along axis 1,
+/// reshape back.
 template <typename OpTy> static LogicalResult importSoftmax(NodeImporter &n) {
   Value input = n.getInput(0);
   if (!input)
@@ -793,6 +794,109 @@ static LogicalResult importUnsqueeze(NodeImporter &n) {
 // Data movement
 //===----------------------------------------------------------------------===//
 
+/// Trilu: `k` is an optional scalar input, possibly computed at run time.
+static LogicalResult importTrilu(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  SmallVector<Value> operands = {input};
+  if (Value k = n.getOptionalInput(1)) {
+    RankedTensorType type = getType(k);
+    if (!type.getElementType().isInteger(64) || type.getNumElements() != 1)
+      return n.emitError() << "k must be one int64 value, got " << type;
+    FailureOr<Value> scalar = n.createReshape(k, {});
+    if (failed(scalar))
+      return failure();
+    operands.push_back(*scalar);
+  }
+  Builder &b = n.getBuilder();
+  return setResult(
+      n,
+      n.create<TriluOp>(
+          input.getType(), operands,
+          {b.getNamedAttr("upper", b.getBoolAttr(n.getIntAttr("upper", 1)))}));
+}
+
+/// DepthToSpace and SpaceToDepth are a reshape, a transpose and a reshape
+/// (ONNX's own definition), so the memory passes see views and one copy.
+static LogicalResult importDepthSpace(NodeImporter &n, bool toSpace) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  RankedTensorType type = getType(input);
+  if (type.getRank() != 4)
+    return n.emitError() << "expects a 4-D input (N, C, H, W), got " << type;
+  int64_t b = n.getIntAttr("blocksize", 0);
+  int64_t batch = type.getDimSize(0), c = type.getDimSize(1),
+          h = type.getDimSize(2), w = type.getDimSize(3);
+  if (b <= 0)
+    return n.emitError() << "blocksize must be positive, got " << b;
+  SmallVector<int64_t> shape6, perm, shape4;
+  if (toSpace) {
+    if (c % (b * b))
+      return n.emitError() << "blocksize^2 (" << b * b
+                           << ") must divide the channels (" << c << ")";
+    bool crd = n.getStringAttr("mode", "DCR") == "CRD";
+    if (!crd && n.getStringAttr("mode", "DCR") != "DCR")
+      return n.emitError() << "mode '" << n.getStringAttr("mode", "")
+                           << "' is neither DCR nor CRD";
+    shape6 = crd ? SmallVector<int64_t>{batch, c / (b * b), b, b, h, w}
+                 : SmallVector<int64_t>{batch, b, b, c / (b * b), h, w};
+    perm = crd ? SmallVector<int64_t>{0, 1, 4, 2, 5, 3}
+               : SmallVector<int64_t>{0, 3, 4, 1, 5, 2};
+    shape4 = {batch, c / (b * b), h * b, w * b};
+  } else {
+    if (h % b || w % b)
+      return n.emitError() << "blocksize (" << b
+                           << ") must divide the height and width (" << h
+                           << ", " << w << ")";
+    shape6 = {batch, c, h / b, b, w / b, b};
+    perm = {0, 3, 5, 1, 2, 4};
+    shape4 = {batch, c * b * b, h / b, w / b};
+  }
+  FailureOr<Value> blocks = n.createReshape(input, shape6);
+  if (failed(blocks))
+    return failure();
+  Builder &builder = n.getBuilder();
+  FailureOr<Value> moved = n.create<TransposeOp>(
+      {*blocks},
+      {builder.getNamedAttr("perm", builder.getDenseI64ArrayAttr(perm))});
+  if (failed(moved))
+    return failure();
+  return setResult(n, n.createReshape(*moved, shape4));
+}
+
+/// EyeLike: a constant of the input's shape (static), ones on diagonal k.
+static LogicalResult importEyeLike(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  RankedTensorType type = getType(input);
+  if (type.getRank() != 2)
+    return n.emitError() << "expects a 2-D input, got " << type;
+  Type element = type.getElementType();
+  if (n.hasAttr("dtype")) {
+    int64_t dtype = n.getIntAttr("dtype", 0);
+    element = convertONNXElementType(dtype, n.getContext());
+    if (!element)
+      return n.emitError() << "dtype " << dtype << " is not supported";
+  }
+  int64_t k = n.getIntAttr("k", 0);
+  int64_t rows = type.getDimSize(0), columns = type.getDimSize(1);
+  auto resultType = RankedTensorType::get(type.getShape(), element);
+  SmallVector<Attribute> values;
+  Builder &b = n.getBuilder();
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < columns; ++j) {
+      double value = j - i == k ? 1.0 : 0.0;
+      values.push_back(isa<FloatType>(element)
+                           ? Attribute(b.getFloatAttr(element, value))
+                           : Attribute(b.getIntegerAttr(element, value)));
+    }
+  n.setResult(0, n.createConstant(DenseElementsAttr::get(resultType, values)));
+  return success();
+}
+
 static LogicalResult importTranspose(NodeImporter &n) {
   Value input = n.getInput(0);
   if (!input)
@@ -1291,6 +1395,7 @@ OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("Atanh", [](NodeImporter &n) { return importUnary<AtanhOp>(n); })
       .Case("Softmax", importSoftmax<SoftmaxOp>)
       .Case("LogSoftmax", importSoftmax<LogSoftmaxOp>)
+      .Case("Hardmax", importSoftmax<HardmaxOp>)
       // Linear algebra, convolution, pooling, normalisation.
       .Case("Conv", importConv)
       .Case("Gemm", importGemm)
@@ -1323,6 +1428,12 @@ OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("Squeeze", importSqueeze)
       .Case("Unsqueeze", importUnsqueeze)
       .Case("Transpose", importTranspose)
+      .Case("Trilu", importTrilu)
+      .Case("DepthToSpace",
+            [](NodeImporter &n) { return importDepthSpace(n, true); })
+      .Case("SpaceToDepth",
+            [](NodeImporter &n) { return importDepthSpace(n, false); })
+      .Case("EyeLike", importEyeLike)
       .Case("Concat", importConcat)
       .Case("Split", importSplit)
       .Case("Slice", importSlice)
@@ -1344,5 +1455,16 @@ OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
               return setResult(n, n.create<SizeOp>({input}));
             })
       .Case("Cast", importCast)
+      .Case("CastLike",
+            [](NodeImporter &n) -> LogicalResult {
+              // Cast to the element type of the second input.
+              Value input = n.getInput(0), like = n.getInput(1);
+              if (!input || !like)
+                return failure();
+              return setResult(
+                  n, n.create<CastOp>(
+                         getType(input).clone(getType(like).getElementType()),
+                         input));
+            })
       .Default(nullptr);
 }

@@ -170,3 +170,21 @@ func.func @activations(%x: tensor<4xf32>) -> tensor<4xf32> {
   %4 = dlc.shrink %3 : tensor<4xf32>
   return %4 : tensor<4xf32>
 }
+
+// -----
+
+// Trilu compares the column minus the row with the run-time k (a rank-0
+// operand broadcast through an empty map).
+// CHECK-DAG: #[[K:.*]] = affine_map<(d0, d1) -> ()>
+// CHECK-LABEL: func.func @trilu
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[K]], #{{.*}}]
+// CHECK: ^bb0(%[[X:.*]]: f32, %[[KV:.*]]: i64, %{{.*}}: f32):
+// CHECK: %[[J:.*]] = linalg.index 1
+// CHECK: %[[I:.*]] = linalg.index 0
+// CHECK: %[[D:.*]] = arith.subi %{{.*}}, %{{.*}} : i64
+// CHECK: %[[KEEP:.*]] = arith.cmpi sle, %[[D]], %[[KV]]
+// CHECK: arith.select %[[KEEP]], %[[X]]
+func.func @trilu(%x: tensor<3x4xf32>, %k: tensor<i64>) -> tensor<3x4xf32> {
+  %0 = dlc.trilu %x, %k {upper = false} : (tensor<3x4xf32>, tensor<i64>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}

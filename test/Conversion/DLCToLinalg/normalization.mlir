@@ -259,3 +259,19 @@ func.func @mvn(%x: tensor<2x3x4x5xf32>) -> tensor<2x3x4x5xf32> {
   %0 = dlc.mean_variance_norm %x {axes = array<i64: 0, 2, 3>} : tensor<2x3x4x5xf32>
   return %0 : tensor<2x3x4x5xf32>
 }
+
+// -----
+
+// Hardmax: 1 where the index along the axis is the first maximum's.
+// CHECK-LABEL: func.func @hardmax
+// CHECK: arith.maximumf
+// CHECK: arith.minsi
+// CHECK: ^bb0(%[[FIRST:.*]]: i64, %{{.*}}: f32):
+// CHECK: %[[I:.*]] = linalg.index 1
+// CHECK: %[[I64:.*]] = arith.index_cast %[[I]]
+// CHECK: %[[EQ:.*]] = arith.cmpi eq, %[[I64]], %[[FIRST]]
+// CHECK: arith.select %[[EQ]]
+func.func @hardmax(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = dlc.hardmax %x {axis = 1 : i64} : tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -408,6 +408,17 @@ LogicalResult InstanceNormOp::verify() {
   return checkSameElementType(getLoc(), getOperands());
 }
 
+LogicalResult HardmaxOp::verify() {
+  return verifyAxisInRange(getOperation(), getAxis(),
+                           getInput().getType().getRank());
+}
+
+LogicalResult TriluOp::verify() {
+  if (getInput().getType().getRank() < 2)
+    return emitOpError("expects a tensor of rank 2 or more (matrices)");
+  return success();
+}
+
 LogicalResult MeanVarianceNormOp::verify() {
   return checkAxes(getLoc(), getAxes(), getInput().getType().getRank());
 }

@@ -714,6 +714,13 @@ class DLC_ArgReduceOp<string mnemonic> : DLC_InferredOp<mnemonic> {
     }
   }];
 }
+def DLC_HardmaxOp : DLC_Op<"hardmax", [SameOperandsAndResultType]> {
+  let summary = "ONNX Hardmax: 1 at the first maximum along `axis`, else 0";
+  let arguments = (ins DLC_FloatTensor:$input, I64Attr:$axis);
+  let results = (outs DLC_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
 def DLC_ArgMaxOp : DLC_ArgReduceOp<"arg_max"> { let summary = "ONNX ArgMax"; }
 def DLC_ArgMinOp : DLC_ArgReduceOp<"arg_min"> { let summary = "ONNX ArgMin"; }
 
@@ -790,6 +797,23 @@ def DLC_GatherOp : DLC_InferredOp<"gather"> {
     $data `,` $indices attr-dict `:` functional-type(operands, results)
   }];
   let hasFolder = 1;
+}
+
+def DLC_TriluOp : DLC_Op<"trilu", [AllTypesMatch<["input", "result"]>]> {
+  let summary = "ONNX Trilu: the upper or lower triangle of the last two "
+                "dimensions, zeros elsewhere";
+  let description = [{
+    Keeps element (i, j) of each matrix where `j - i >= k` (upper) or
+    `j - i <= k` (lower). `k` is an i64 scalar tensor that may be computed
+    at run time (the shape does not depend on it); without it k = 0.
+  }];
+  let arguments = (ins DLC_NumericTensor:$input,
+                   Optional<0DTensorOf<[I64]>>:$k, BoolAttr:$upper);
+  let results = (outs DLC_NumericTensor:$result);
+  let assemblyFormat = [{
+    $input (`,` $k^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
 }
 
 def DLC_PadOp : DLC_InferredOp<"pad", [SameOperandsAndResultElementType]> {
