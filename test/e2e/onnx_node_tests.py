@@ -44,7 +44,7 @@ OPERATORS = frozenset(
     ReduceProd ReduceSumSquare ReduceL1 ReduceL2 ReduceLogSum ReduceLogSumExp
     ArgMax ArgMin Size LayerNormalization InstanceNormalization
     MeanVarianceNormalization ConstantOfShape CastLike Trilu Hardmax
-    DepthToSpace SpaceToDepth EyeLike
+    DepthToSpace SpaceToDepth EyeLike ConvTranspose
     """.split()
 )
 

@@ -66,104 +66,201 @@ Value buildGenericConv(OpBuilder &b, Location loc, Value padded, Value filter,
       .getResult(0);
 }
 
+/// A convolution (ConvOp's semantics) of `input` with `filter` [M, C/G,
+/// K...] and the optional `bias`, into `resultType`: named linalg ops where
+/// one fits, a generic otherwise.
+Value lowerConv(PatternRewriter &rewriter, Location loc, Value input,
+                Value filter, Value bias, RankedTensorType resultType,
+                ArrayRef<int64_t> stridesIn, ArrayRef<int64_t> dilationsIn,
+                ArrayRef<int64_t> pads, int64_t group) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  Type element = resultType.getElementType();
+  auto filterType = cast<RankedTensorType>(filter.getType());
+  int64_t rank = inputType.getRank(), spatial = rank - 2;
+  SmallVector<int64_t> strides(stridesIn), dilations(dilationsIn);
+  SmallVector<int64_t> kernel(filterType.getShape().drop_front(2));
+  // Zero padding, explicit: the named conv ops have no padding of their own.
+  Value padded = padForWindows(rewriter, loc, input, resultType.getShape(),
+                               kernel, strides, dilations, pads,
+                               createScalar(rewriter, loc, element, 0));
+
+  if (group == 1 && spatial <= 3) {
+    Value init = createConvInit(rewriter, loc, resultType, bias);
+    SmallVector<Value> inputs = {padded, filter};
+    Attribute stridesAttr = getI64VectorAttr(rewriter, strides);
+    Attribute dilationsAttr = getI64VectorAttr(rewriter, dilations);
+    Operation *conv;
+    if (spatial == 1)
+      conv = linalg::Conv1DNcwFcwOp::create(rewriter, loc, resultType, inputs,
+                                            init, stridesAttr, dilationsAttr);
+    else if (spatial == 2)
+      conv = linalg::Conv2DNchwFchwOp::create(rewriter, loc, resultType, inputs,
+                                              init, stridesAttr, dilationsAttr);
+    else
+      conv = linalg::Conv3DNcdhwFcdhwOp::create(
+          rewriter, loc, resultType, inputs, init, stridesAttr, dilationsAttr);
+    return conv->getResult(0);
+  }
+
+  if (spatial > 2) {
+    Value init = createConvInit(rewriter, loc, resultType, bias);
+    return buildGenericConv(rewriter, loc, padded, filter, init, strides,
+                            dilations, group);
+  }
+
+  // Grouped 1-D/2-D: linalg.conv_2d_ngchw_gfchw on views that split the
+  // channels into (group, channels per group); 1-D gets a unit height.
+  auto paddedType = cast<RankedTensorType>(padded.getType());
+  SmallVector<int64_t> paddedShape(paddedType.getShape());
+  SmallVector<int64_t> filterShape(filterType.getShape());
+  SmallVector<int64_t> resultShape(resultType.getShape());
+  if (spatial == 1) {
+    paddedShape.insert(paddedShape.begin() + 2, 1);
+    filterShape.insert(filterShape.begin() + 2, 1);
+    resultShape.insert(resultShape.begin() + 2, 1);
+    strides.insert(strides.begin(), 1);
+    dilations.insert(dilations.begin(), 1);
+  }
+  int64_t channelsPerGroup = filterShape[1];
+  int64_t featuresPerGroup = filterShape[0] / group;
+  auto typeOf = [&](ArrayRef<int64_t> shape) {
+    return RankedTensorType::get(shape, element);
+  };
+  Value groupedInput =
+      reshapeTo(rewriter, loc, padded,
+                typeOf({paddedShape[0], group, channelsPerGroup, paddedShape[2],
+                        paddedShape[3]}));
+  Value groupedFilter =
+      reshapeTo(rewriter, loc, filter,
+                typeOf({group, featuresPerGroup, channelsPerGroup,
+                        filterShape[2], filterShape[3]}));
+  RankedTensorType groupedResultType =
+      typeOf({resultShape[0], group, featuresPerGroup, resultShape[2],
+              resultShape[3]});
+  Value init;
+  if (bias) {
+    Value groupedBias =
+        reshapeTo(rewriter, loc, bias, typeOf({group, featuresPerGroup}));
+    Value empty =
+        createEmpty(rewriter, loc, groupedResultType.getShape(), element);
+    init = linalg::BroadcastOp::create(rewriter, loc, groupedBias, empty,
+                                       ArrayRef<int64_t>{0, 3, 4})
+               ->getResult(0);
+  } else {
+    init = createFilled(rewriter, loc, groupedResultType.getShape(),
+                        createScalar(rewriter, loc, element, 0));
+  }
+  Value conv = linalg::Conv2DNgchwGfchwOp::create(
+                   rewriter, loc, groupedResultType,
+                   ValueRange{groupedInput, groupedFilter}, init,
+                   getI64VectorAttr(rewriter, strides),
+                   getI64VectorAttr(rewriter, dilations))
+                   ->getResult(0);
+  return reshapeTo(rewriter, loc, conv, resultType);
+}
+
 struct ConvLowering : DLCLoweringPattern<ConvOp> {
   using DLCLoweringPattern::DLCLoweringPattern;
   FailureOr<SmallVector<Value>>
   lower(ConvOp op, ConvOp::Adaptor operands,
         PatternRewriter &rewriter) const override {
+    return SmallVector<Value>{lowerConv(
+        rewriter, op.getLoc(), operands.getInput(), operands.getFilter(),
+        operands.getBias(), getSignlessType(op.getResult().getType()),
+        op.getStrides(), op.getDilations(), op.getPads(), op.getGroup())};
+  }
+};
+
+/// ConvTranspose as a convolution: the input with strides - 1 zeros between
+/// its elements and (K - 1) * dilation - pad zeros around them (cropped
+/// where that is negative), convolved with stride 1 by the filter flipped
+/// along every spatial dimension with its channel dimensions swapped per
+/// group ([C, M/G, K...] -> [M, C/G, K...]).
+struct ConvTransposeLowering : DLCLoweringPattern<ConvTransposeOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(ConvTransposeOp op, ConvTransposeOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
     RankedTensorType inputType = op.getInput().getType();
+    RankedTensorType filterType = op.getFilter().getType();
     RankedTensorType resultType = getSignlessType(op.getResult().getType());
     Type element = resultType.getElementType();
-    Value filter = operands.getFilter();
-    auto filterType = cast<RankedTensorType>(filter.getType());
     int64_t rank = inputType.getRank(), spatial = rank - 2;
     int64_t group = op.getGroup();
-    SmallVector<int64_t> strides(op.getStrides()), dilations(op.getDilations());
-    SmallVector<int64_t> kernel(filterType.getShape().drop_front(2));
-    // Zero padding, explicit: the named conv ops have no padding of their own.
-    Value padded =
-        padForWindows(rewriter, loc, operands.getInput(), resultType.getShape(),
-                      kernel, strides, dilations, op.getPads(),
-                      createScalar(rewriter, loc, element, 0));
-
-    if (group == 1 && spatial <= 3) {
-      Value init =
-          createConvInit(rewriter, loc, resultType, operands.getBias());
-      SmallVector<Value> inputs = {padded, filter};
-      Attribute stridesAttr = getI64VectorAttr(rewriter, strides);
-      Attribute dilationsAttr = getI64VectorAttr(rewriter, dilations);
-      Operation *conv;
-      if (spatial == 1)
-        conv = linalg::Conv1DNcwFcwOp::create(rewriter, loc, resultType, inputs,
-                                              init, stridesAttr, dilationsAttr);
-      else if (spatial == 2)
-        conv =
-            linalg::Conv2DNchwFchwOp::create(rewriter, loc, resultType, inputs,
-                                             init, stridesAttr, dilationsAttr);
-      else
-        conv = linalg::Conv3DNcdhwFcdhwOp::create(rewriter, loc, resultType,
-                                                  inputs, init, stridesAttr,
-                                                  dilationsAttr);
-      return SmallVector<Value>{conv->getResult(0)};
+    ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations(),
+                      pads = op.getPads(),
+                      outputPadding = op.getOutputPadding();
+    // The spread input: zeros, the input inserted with the strides at the
+    // begin padding (where it is positive), then cropped.
+    SmallVector<int64_t> spreadShape(inputType.getShape()), offsets(rank, 0),
+        steps(rank, 1), cropOffsets(rank, 0), cropSizes(inputType.getShape());
+    bool crop = false;
+    for (int64_t i = 0; i < spatial; ++i) {
+      int64_t reach = (filterType.getDimSize(2 + i) - 1) * dilations[i];
+      int64_t before = reach - pads[i];
+      int64_t after = reach - pads[spatial + i] + outputPadding[i];
+      int64_t spread = strides[i] * (inputType.getDimSize(2 + i) - 1) + 1;
+      spreadShape[2 + i] =
+          spread + std::max<int64_t>(before, 0) + std::max<int64_t>(after, 0);
+      offsets[2 + i] = std::max<int64_t>(before, 0);
+      steps[2 + i] = strides[i];
+      cropOffsets[2 + i] = std::max<int64_t>(-before, 0);
+      cropSizes[2 + i] = spreadShape[2 + i] - cropOffsets[2 + i] -
+                         std::max<int64_t>(-after, 0);
+      crop |= before < 0 || after < 0;
     }
-
-    if (spatial > 2) {
-      Value init =
-          createConvInit(rewriter, loc, resultType, operands.getBias());
-      return SmallVector<Value>{buildGenericConv(
-          rewriter, loc, padded, filter, init, strides, dilations, group)};
+    Value spread = tensor::InsertSliceOp::create(
+        rewriter, loc, operands.getInput(),
+        createFilled(rewriter, loc, spreadShape,
+                     createScalar(rewriter, loc, element, 0)),
+        ValueRange{}, ValueRange{}, ValueRange{},
+        rewriter.getDenseI64ArrayAttr(offsets),
+        rewriter.getDenseI64ArrayAttr(inputType.getShape()),
+        rewriter.getDenseI64ArrayAttr(steps));
+    if (crop)
+      spread = tensor::ExtractSliceOp::create(
+          rewriter, loc, RankedTensorType::get(cropSizes, element), spread,
+          ValueRange{}, ValueRange{}, ValueRange{},
+          rewriter.getDenseI64ArrayAttr(cropOffsets),
+          rewriter.getDenseI64ArrayAttr(cropSizes),
+          rewriter.getDenseI64ArrayAttr(SmallVector<int64_t>(rank, 1)));
+    // The flipped filter: [m, c', k...] reads [(m / (M/G)) * C/G + c',
+    // m mod M/G, K - 1 - k...].
+    int64_t channelsPerGroup = inputType.getDimSize(1) / group;
+    int64_t featuresPerGroup = filterType.getDimSize(1);
+    SmallVector<int64_t> flippedShape = {featuresPerGroup * group,
+                                         channelsPerGroup};
+    AffineExpr m = getAffineDimExpr(0, context),
+               c = getAffineDimExpr(1, context);
+    SmallVector<AffineExpr> reads = {c, m};
+    if (group > 1)
+      reads = {m.floorDiv(featuresPerGroup) * channelsPerGroup + c,
+               m % featuresPerGroup};
+    for (int64_t i = 0; i < spatial; ++i) {
+      int64_t size = filterType.getDimSize(2 + i);
+      flippedShape.push_back(size);
+      reads.push_back(size - 1 - getAffineDimExpr(2 + i, context));
     }
-
-    // Grouped 1-D/2-D: linalg.conv_2d_ngchw_gfchw on views that split the
-    // channels into (group, channels per group); 1-D gets a unit height.
-    auto paddedType = cast<RankedTensorType>(padded.getType());
-    SmallVector<int64_t> paddedShape(paddedType.getShape());
-    SmallVector<int64_t> filterShape(filterType.getShape());
-    SmallVector<int64_t> resultShape(resultType.getShape());
-    if (spatial == 1) {
-      paddedShape.insert(paddedShape.begin() + 2, 1);
-      filterShape.insert(filterShape.begin() + 2, 1);
-      resultShape.insert(resultShape.begin() + 2, 1);
-      strides.insert(strides.begin(), 1);
-      dilations.insert(dilations.begin(), 1);
-    }
-    int64_t channelsPerGroup = filterShape[1];
-    int64_t featuresPerGroup = filterShape[0] / group;
-    auto typeOf = [&](ArrayRef<int64_t> shape) {
-      return RankedTensorType::get(shape, element);
-    };
-    Value groupedInput =
-        reshapeTo(rewriter, loc, padded,
-                  typeOf({paddedShape[0], group, channelsPerGroup,
-                          paddedShape[2], paddedShape[3]}));
-    Value groupedFilter =
-        reshapeTo(rewriter, loc, filter,
-                  typeOf({group, featuresPerGroup, channelsPerGroup,
-                          filterShape[2], filterShape[3]}));
-    RankedTensorType groupedResultType =
-        typeOf({resultShape[0], group, featuresPerGroup, resultShape[2],
-                resultShape[3]});
-    Value init;
-    if (Value bias = operands.getBias()) {
-      Value groupedBias =
-          reshapeTo(rewriter, loc, bias, typeOf({group, featuresPerGroup}));
-      Value empty =
-          createEmpty(rewriter, loc, groupedResultType.getShape(), element);
-      init = linalg::BroadcastOp::create(rewriter, loc, groupedBias, empty,
-                                         ArrayRef<int64_t>{0, 3, 4})
-                 ->getResult(0);
-    } else {
-      init = createFilled(rewriter, loc, groupedResultType.getShape(),
-                          createScalar(rewriter, loc, element, 0));
-    }
-    Value conv = linalg::Conv2DNgchwGfchwOp::create(
-                     rewriter, loc, groupedResultType,
-                     ValueRange{groupedInput, groupedFilter}, init,
-                     getI64VectorAttr(rewriter, strides),
-                     getI64VectorAttr(rewriter, dilations))
-                     ->getResult(0);
-    return SmallVector<Value>{reshapeTo(rewriter, loc, conv, resultType)};
+    Value flipped =
+        linalg::GenericOp::create(
+            rewriter, loc,
+            TypeRange{RankedTensorType::get(flippedShape, element)},
+            ValueRange{operands.getFilter()},
+            ValueRange{createEmpty(rewriter, loc, flippedShape, element)},
+            {AffineMap::get(rank, 0, reads, context),
+             rewriter.getMultiDimIdentityMap(rank)},
+            SmallVector<utils::IteratorType>(rank,
+                                             utils::IteratorType::parallel),
+            [](OpBuilder &b, Location l, ValueRange args) {
+              linalg::YieldOp::create(b, l, args[0]);
+            })
+            .getResult(0);
+    return SmallVector<Value>{
+        lowerConv(rewriter, loc, spread, flipped, operands.getBias(),
+                  resultType, SmallVector<int64_t>(spatial, 1), dilations,
+                  SmallVector<int64_t>(2 * spatial, 0), group)};
   }
 };
 
@@ -289,8 +386,9 @@ struct MatMulLowering : DLCLoweringPattern<MatMulOp> {
 } // namespace
 
 void populateContractionPatterns(RewritePatternSet &patterns) {
-  patterns.add<ConvLowering, GemmLowering, MatMulLowering>(
-      patterns.getContext());
+  patterns
+      .add<ConvLowering, ConvTransposeLowering, GemmLowering, MatMulLowering>(
+          patterns.getContext());
 }
 
 } // namespace dlc::lowering

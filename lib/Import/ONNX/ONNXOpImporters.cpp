@@ -349,6 +349,96 @@ static Value getWindowedInput(NodeImporter &n) {
   return input;
 }
 
+/// ConvTranspose: `output_shape` (or auto_pad SAME_*, whose output is
+/// input * stride) sets the pads from the total padding it needs, the odd
+/// unit at the end for SAME_UPPER and at the beginning otherwise, as the
+/// ONNX specification says (negative total padding, a larger output, at the
+/// end); explicit pads otherwise.
+static LogicalResult importConvTranspose(NodeImporter &n) {
+  Value input = getWindowedInput(n), filter = n.getInput(1);
+  if (!input || !filter)
+    return failure();
+  Value bias = n.getOptionalInput(2);
+  if (n.hasInput(2) && !bias)
+    return failure();
+  ArrayRef<int64_t> inputShape = getType(input).getShape();
+  ArrayRef<int64_t> filterShape = getType(filter).getShape();
+  size_t numSpatial = inputShape.size() - 2;
+  if (filterShape.size() != inputShape.size())
+    return n.emitError() << "filter " << getType(filter)
+                         << " does not match input " << getType(input);
+  SmallVector<int64_t> kernel(filterShape.drop_front(2));
+  if (std::optional<SmallVector<int64_t>> kernelAttr =
+          n.getIntsAttr("kernel_shape");
+      kernelAttr && *kernelAttr != kernel)
+    return n.emitError() << "attribute 'kernel_shape' does not match the "
+                            "filter "
+                         << getType(filter);
+  FailureOr<SmallVector<int64_t>> strides =
+      getSpatialAttr(n, "strides", numSpatial, 1);
+  FailureOr<SmallVector<int64_t>> dilations =
+      getSpatialAttr(n, "dilations", numSpatial, 1);
+  FailureOr<SmallVector<int64_t>> outputPadding =
+      getSpatialAttr(n, "output_padding", numSpatial, 0);
+  if (failed(strides) || failed(dilations) || failed(outputPadding))
+    return failure();
+  std::string autoPad = n.getStringAttr("auto_pad", "NOTSET");
+  if (autoPad != "NOTSET" && autoPad != "SAME_UPPER" &&
+      autoPad != "SAME_LOWER" && autoPad != "VALID")
+    return n.emitError() << "auto_pad '" << autoPad
+                         << "' is not supported (expected NOTSET, "
+                            "SAME_UPPER, SAME_LOWER or VALID)";
+  std::optional<SmallVector<int64_t>> outputShape =
+      n.getIntsAttr("output_shape");
+  if (outputShape && outputShape->size() == numSpatial + 2)
+    outputShape =
+        SmallVector<int64_t>(outputShape->begin() + 2, outputShape->end());
+  if (outputShape && outputShape->size() != numSpatial)
+    return n.emitError() << "attribute 'output_shape' has "
+                         << outputShape->size() << " values, expected "
+                         << numSpatial;
+  if (!outputShape && (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")) {
+    outputShape.emplace();
+    for (size_t i = 0; i < numSpatial; ++i)
+      outputShape->push_back(inputShape[2 + i] * (*strides)[i]);
+  }
+  SmallVector<int64_t> pads(2 * numSpatial, 0);
+  if (outputShape) {
+    for (size_t i = 0; i < numSpatial; ++i) {
+      int64_t total = (*strides)[i] * (inputShape[2 + i] - 1) +
+                      (*outputPadding)[i] + (kernel[i] - 1) * (*dilations)[i] +
+                      1 - (*outputShape)[i];
+      // An output beyond the natural size grows at the end, as ONNX's
+      // reference computes it (its test_convtranspose_output_shape).
+      int64_t half = std::max<int64_t>(total, 0) / 2;
+      pads[i] =
+          autoPad == "SAME_UPPER" ? half : std::max<int64_t>(total, 0) - half;
+      pads[numSpatial + i] = total - pads[i];
+    }
+  } else if (autoPad == "NOTSET") {
+    if (std::optional<SmallVector<int64_t>> given = n.getIntsAttr("pads")) {
+      if (given->size() != 2 * numSpatial)
+        return n.emitError() << "attribute 'pads' has " << given->size()
+                             << " values, expected " << 2 * numSpatial;
+      pads = *given;
+    }
+  }
+  Builder &b = n.getBuilder();
+  SmallVector<Value> operands = {input, filter};
+  if (bias)
+    operands.push_back(bias);
+  return setResult(
+      n, n.create<ConvTransposeOp>(
+             operands,
+             {b.getNamedAttr("strides", b.getDenseI64ArrayAttr(*strides)),
+              b.getNamedAttr("dilations", b.getDenseI64ArrayAttr(*dilations)),
+              b.getNamedAttr("pads", b.getDenseI64ArrayAttr(pads)),
+              b.getNamedAttr("output_padding",
+                             b.getDenseI64ArrayAttr(*outputPadding)),
+              b.getNamedAttr("group",
+                             b.getI64IntegerAttr(n.getIntAttr("group", 1)))}));
+}
+
 static LogicalResult importConv(NodeImporter &n) {
   Value input = getWindowedInput(n), filter = n.getInput(1);
   if (!input || !filter)
@@ -1398,6 +1488,7 @@ OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("Hardmax", importSoftmax<HardmaxOp>)
       // Linear algebra, convolution, pooling, normalisation.
       .Case("Conv", importConv)
+      .Case("ConvTranspose", importConvTranspose)
       .Case("Gemm", importGemm)
       .Case("MatMul", importBinary<MatMulOp>)
       .Case("MaxPool", [](NodeImporter &n) { return importPool(n, true); })

@@ -542,6 +542,43 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
       bool full;
     };
     SmallVector<Matmul> matmuls;
+    // Matmuls wait in `matmuls` so that the first can be one that covers
+    // the whole bank (no memset); the slots their relayouted operands hold
+    // rotate, so at most kSlots - 1 of them wait before they are emitted.
+    bool started = false;
+    int64_t heldSlots = 0;
+    auto flush = [&]() {
+      if (matmuls.empty())
+        return;
+      if (!started) {
+        auto firstFull =
+            llvm::find_if(matmuls, [](const Matmul &mm) { return mm.full; });
+        if (firstFull != matmuls.end())
+          std::rotate(matmuls.begin(), firstFull, firstFull + 1);
+        else
+          emit(MemsetOp::getOperationName(),
+               {psum, getAp(0, m, 0, 0, {{1, stride}})}, {},
+               {builder.getNamedAttr("imm0", builder.getF32FloatAttr(0))},
+               Engine::Vector);
+      }
+      for (const Matmul &mm : matmuls) {
+        SmallVector<NamedAttribute> attrs;
+        if (started || !mm.full)
+          attrs.push_back(
+              builder.getNamedAttr("accumulate", builder.getUnitAttr()));
+        started = true;
+        emit(MatmulOp::getOperationName(), mm.dst, {mm.stationary, mm.moving},
+             attrs, Engine::Tensor);
+      }
+      matmuls.clear();
+      heldSlots = 0;
+    };
+    auto takeSlot = [&]() {
+      if (heldSlots + 1 >= kSlots)
+        flush();
+      ++heldSlots;
+      return nextSlot();
+    };
     // Every value of the other reduction loops; K whole (split by tiles).
     SmallVector<Box> redBoxes{outBox};
     for (unsigned l = 0; l < nest.getNumLoops(); ++l) {
@@ -593,7 +630,7 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
       Value wBuffer = roots[weights.root].sbuf;
       if (!w.pattern) {
         SmallVector<unsigned> mOrder{*mLoop};
-        wBuffer = nextSlot();
+        wBuffer = takeSlot();
         if (failed(emitRelayout(nest, wBox, wBuffer,
                                 getSlotLocation(wBox, kLoop, mOrder),
                                 roots[weights.root].sbuf,
@@ -603,7 +640,7 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
       }
       Value xBuffer = roots[piece.access->root].sbuf;
       if (!x.pattern) {
-        xBuffer = nextSlot();
+        xBuffer = takeSlot();
         if (failed(emitRelayout(
                 nest, xBox, xBuffer, getSlotLocation(xBox, kLoop, order),
                 roots[piece.access->root].sbuf,
@@ -633,23 +670,8 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
     for (const Box &box : redBoxes)
       if (failed(forEachPiece(nest, box, reads, plan)))
         return failure();
+    flush();
     Operand whole{psum, getAp(0, m, 0, 0, {{1, stride}})};
-    auto firstFull =
-        llvm::find_if(matmuls, [](const Matmul &mm) { return mm.full; });
-    if (firstFull != matmuls.end())
-      std::rotate(matmuls.begin(), firstFull, firstFull + 1);
-    else
-      emit(MemsetOp::getOperationName(), whole, {},
-           {builder.getNamedAttr("imm0", builder.getF32FloatAttr(0))},
-           Engine::Vector);
-    for (auto [i, mm] : llvm::enumerate(matmuls)) {
-      SmallVector<NamedAttribute> attrs;
-      if (i > 0 || !mm.full)
-        attrs.push_back(
-            builder.getNamedAttr("accumulate", builder.getUnitAttr()));
-      emit(MatmulOp::getOperationName(), mm.dst, {mm.stationary, mm.moving},
-           attrs, Engine::Tensor);
-    }
     // The output's first value (bias or zeros) plus the sums.
     emitEvacuation(
         nest, outOnly, *mLoop,

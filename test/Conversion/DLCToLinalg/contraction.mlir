@@ -189,3 +189,19 @@ func.func @matmul_int(%a: tensor<2x3xi32>, %b: tensor<3x2xi32>) -> tensor<2x2xi3
   %0 = dlc.matmul %a, %b : (tensor<2x3xi32>, tensor<3x2xi32>) -> tensor<2x2xi32>
   return %0 : tensor<2x2xi32>
 }
+
+// -----
+
+// ConvTranspose as a convolution: the input inserted with its strides into
+// zeros padded by (k - 1) * dilation - pad, the filter flipped with its
+// channel dimensions swapped, a stride-1 convolution.
+// CHECK-DAG: #[[FLIP:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d0, -d2 + 2, -d3 + 2)>
+// CHECK-LABEL: func.func @conv_transpose
+// CHECK: %[[Z:.*]] = linalg.fill {{.*}} -> tensor<1x2x7x7xf32>
+// CHECK: %[[S:.*]] = tensor.insert_slice %{{.*}} into %[[Z]][0, 0, 1, 1] [1, 2, 3, 3] [1, 1, 2, 2] : tensor<1x2x3x3xf32> into tensor<1x2x7x7xf32>
+// CHECK: %[[F:.*]] = linalg.generic {indexing_maps = [#[[FLIP]], #{{.*}}]
+// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%[[S]], %[[F]] : tensor<1x2x7x7xf32>, tensor<4x2x3x3xf32>)
+func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x4x3x3xf32>) -> tensor<1x4x5x5xf32> {
+  %0 = dlc.conv_transpose %x, %w {dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x3x3xf32>, tensor<2x4x3x3xf32>) -> tensor<1x4x5x5xf32>
+  return %0 : tensor<1x4x5x5xf32>
+}

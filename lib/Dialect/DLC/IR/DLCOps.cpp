@@ -467,6 +467,66 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+LogicalResult ConvTransposeOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  RankedTensorType input = rankedType(adaptor.getInput());
+  RankedTensorType filter = rankedType(adaptor.getFilter());
+  int64_t group = adaptor.getGroup();
+  if (failed(checkSameElementType(location, adaptor.getOperands())))
+    return failure();
+  if (filter.getRank() != input.getRank())
+    return emitOptionalError(location, "filter rank ", filter.getRank(),
+                             " differs from input rank ", input.getRank());
+  if (input.getRank() < 3)
+    return emitOptionalError(location, "expected an N x C x D1... input");
+  int64_t spatial = input.getRank() - 2;
+  int64_t channels = input.getDimSize(1);
+  if (group <= 0 || channels % group != 0)
+    return emitOptionalError(location, "group ", group,
+                             " must divide the input channels (", channels,
+                             ")");
+  if (filter.getDimSize(0) != channels)
+    return emitOptionalError(location, "filter has ", filter.getDimSize(0),
+                             " input channels, the input ", channels);
+  int64_t features = filter.getDimSize(1) * group;
+  if (Value bias = adaptor.getBias()) {
+    RankedTensorType biasType = rankedType(bias);
+    if (biasType.getRank() != 1 || biasType.getDimSize(0) != features)
+      return emitOptionalError(location, "bias must have ", features,
+                               " elements, got shape ",
+                               shapeString(biasType.getShape()));
+  }
+  ArrayRef<int64_t> strides = adaptor.getStrides(),
+                    dilations = adaptor.getDilations(),
+                    pads = adaptor.getPads(),
+                    outputPadding = adaptor.getOutputPadding();
+  if (static_cast<int64_t>(strides.size()) != spatial ||
+      static_cast<int64_t>(dilations.size()) != spatial ||
+      static_cast<int64_t>(outputPadding.size()) != spatial ||
+      static_cast<int64_t>(pads.size()) != 2 * spatial)
+    return emitOptionalError(location, "expected ", spatial,
+                             " strides, dilations and output paddings and ",
+                             2 * spatial, " pads");
+  SmallVector<int64_t> shape = {input.getDimSize(0), features};
+  for (int64_t i = 0; i < spatial; ++i) {
+    if (strides[i] <= 0 || dilations[i] <= 0 || outputPadding[i] < 0)
+      return emitOptionalError(location, "strides and dilations must be "
+                                         "positive, output paddings not "
+                                         "negative");
+    int64_t size = strides[i] * (input.getDimSize(2 + i) - 1) +
+                   outputPadding[i] +
+                   (filter.getDimSize(2 + i) - 1) * dilations[i] + 1 - pads[i] -
+                   pads[spatial + i];
+    if (size <= 0)
+      return emitOptionalError(location, "spatial dimension ", i,
+                               " of the output would be ", size);
+    shape.push_back(size);
+  }
+  types.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
 LogicalResult GemmOp::inferReturnTypes(MLIRContext *,
                                        std::optional<Location> location,
                                        Adaptor adaptor,

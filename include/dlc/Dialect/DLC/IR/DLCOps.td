@@ -475,6 +475,28 @@ def DLC_ConvOp : DLC_InferredOp<"conv"> {
   }];
 }
 
+def DLC_ConvTransposeOp : DLC_InferredOp<"conv_transpose"> {
+  let summary = "ONNX ConvTranspose (1-D, 2-D, 3-D; groups, dilations, "
+                "strides, output padding)";
+  let description = [{
+    `input` is N x C x D1 x ... x Dk, `filter` is C x M/group x K1 x ... x
+    Kk, the optional `bias` has M elements. Output dimension i is
+    `strides[i] * (D_i - 1) + output_padding[i] + (K_i - 1) * dilations[i]
+    + 1 - pads[i] - pads[k + i]`. The importer resolves `auto_pad` and
+    `output_shape` to explicit `pads`, which may be negative (an
+    `output_shape` beyond the natural size adds zero rows).
+  }];
+  let arguments = (ins DLC_FloatTensor:$input, DLC_FloatTensor:$filter,
+                   Optional<DLC_FloatTensor>:$bias,
+                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+                   DenseI64ArrayAttr:$pads, DenseI64ArrayAttr:$output_padding,
+                   DefaultValuedAttr<I64Attr, "1">:$group);
+  let results = (outs DLC_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $filter (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 def DLC_GemmOp : DLC_InferredOp<"gemm"> {
   let summary = "ONNX Gemm: alpha * op(A) * op(B) + beta * C";
   let description = [{
