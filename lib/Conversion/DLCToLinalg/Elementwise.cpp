@@ -446,6 +446,9 @@ Value buildScalar(BitShiftOp op, OpBuilder &b, Location loc, Value x, Value y) {
                                  shifted);
 }
 
+using F = arith::CmpFPredicate;
+using I = arith::CmpIPredicate;
+
 /// A comparison in the operands' type: ordered for floats (NaN compares
 /// false, as numpy), signed or unsigned for integers.
 template <typename OpTy>
@@ -462,34 +465,24 @@ Value buildComparison(OpTy op, OpBuilder &b, Location loc, Value x, Value y,
 }
 
 Value buildScalar(EqualOp op, OpBuilder &b, Location loc, Value x, Value y) {
-  using F = arith::CmpFPredicate;
-  using I = arith::CmpIPredicate;
   return buildComparison(op, b, loc, x, y, F::OEQ, I::eq, I::eq);
 }
 
 Value buildScalar(LessOp op, OpBuilder &b, Location loc, Value x, Value y) {
-  using F = arith::CmpFPredicate;
-  using I = arith::CmpIPredicate;
   return buildComparison(op, b, loc, x, y, F::OLT, I::slt, I::ult);
 }
 
 Value buildScalar(LessOrEqualOp op, OpBuilder &b, Location loc, Value x,
                   Value y) {
-  using F = arith::CmpFPredicate;
-  using I = arith::CmpIPredicate;
   return buildComparison(op, b, loc, x, y, F::OLE, I::sle, I::ule);
 }
 
 Value buildScalar(GreaterOp op, OpBuilder &b, Location loc, Value x, Value y) {
-  using F = arith::CmpFPredicate;
-  using I = arith::CmpIPredicate;
   return buildComparison(op, b, loc, x, y, F::OGT, I::sgt, I::ugt);
 }
 
 Value buildScalar(GreaterOrEqualOp op, OpBuilder &b, Location loc, Value x,
                   Value y) {
-  using F = arith::CmpFPredicate;
-  using I = arith::CmpIPredicate;
   return buildComparison(op, b, loc, x, y, F::OGE, I::sge, I::uge);
 }
 

@@ -349,38 +349,62 @@ static Value getWindowedInput(NodeImporter &n) {
   return input;
 }
 
+/// What Conv and ConvTranspose read alike: input, filter, optional bias,
+/// the kernel (checked against `kernel_shape`), strides and dilations.
+struct ConvOperands {
+  Value input, filter, bias;
+  SmallVector<int64_t> kernel, strides, dilations;
+};
+
+static FailureOr<ConvOperands> readConvOperands(NodeImporter &n) {
+  ConvOperands conv;
+  conv.input = getWindowedInput(n);
+  conv.filter = n.getInput(1);
+  if (!conv.input || !conv.filter)
+    return failure();
+  conv.bias = n.getOptionalInput(2);
+  if (n.hasInput(2) && !conv.bias)
+    return failure();
+  RankedTensorType inputType = getType(conv.input);
+  RankedTensorType filterType = getType(conv.filter);
+  size_t numSpatial = inputType.getRank() - 2;
+  if (filterType.getRank() != inputType.getRank())
+    return n.emitError() << "filter " << filterType << " does not match input "
+                         << inputType;
+  conv.kernel.assign(filterType.getShape().drop_front(2).begin(),
+                     filterType.getShape().end());
+  if (std::optional<SmallVector<int64_t>> kernelAttr =
+          n.getIntsAttr("kernel_shape");
+      kernelAttr && *kernelAttr != conv.kernel)
+    return n.emitError() << "attribute 'kernel_shape' does not match the "
+                            "filter "
+                         << filterType;
+  FailureOr<SmallVector<int64_t>> strides =
+      getSpatialAttr(n, "strides", numSpatial, 1);
+  FailureOr<SmallVector<int64_t>> dilations =
+      getSpatialAttr(n, "dilations", numSpatial, 1);
+  if (failed(strides) || failed(dilations))
+    return failure();
+  conv.strides = std::move(*strides);
+  conv.dilations = std::move(*dilations);
+  return conv;
+}
+
 /// ConvTranspose: `output_shape` (or auto_pad SAME_*, whose output is
 /// input * stride) sets the pads from the total padding it needs, the odd
 /// unit at the end for SAME_UPPER and at the beginning otherwise, as the
 /// ONNX specification says (negative total padding, a larger output, at the
 /// end); explicit pads otherwise.
 static LogicalResult importConvTranspose(NodeImporter &n) {
-  Value input = getWindowedInput(n), filter = n.getInput(1);
-  if (!input || !filter)
+  FailureOr<ConvOperands> conv = readConvOperands(n);
+  if (failed(conv))
     return failure();
-  Value bias = n.getOptionalInput(2);
-  if (n.hasInput(2) && !bias)
-    return failure();
+  auto &[input, filter, bias, kernel, strides, dilations] = *conv;
   ArrayRef<int64_t> inputShape = getType(input).getShape();
-  ArrayRef<int64_t> filterShape = getType(filter).getShape();
-  size_t numSpatial = inputShape.size() - 2;
-  if (filterShape.size() != inputShape.size())
-    return n.emitError() << "filter " << getType(filter)
-                         << " does not match input " << getType(input);
-  SmallVector<int64_t> kernel(filterShape.drop_front(2));
-  if (std::optional<SmallVector<int64_t>> kernelAttr =
-          n.getIntsAttr("kernel_shape");
-      kernelAttr && *kernelAttr != kernel)
-    return n.emitError() << "attribute 'kernel_shape' does not match the "
-                            "filter "
-                         << getType(filter);
-  FailureOr<SmallVector<int64_t>> strides =
-      getSpatialAttr(n, "strides", numSpatial, 1);
-  FailureOr<SmallVector<int64_t>> dilations =
-      getSpatialAttr(n, "dilations", numSpatial, 1);
+  size_t numSpatial = kernel.size();
   FailureOr<SmallVector<int64_t>> outputPadding =
       getSpatialAttr(n, "output_padding", numSpatial, 0);
-  if (failed(strides) || failed(dilations) || failed(outputPadding))
+  if (failed(outputPadding))
     return failure();
   std::string autoPad = n.getStringAttr("auto_pad", "NOTSET");
   if (autoPad != "NOTSET" && autoPad != "SAME_UPPER" &&
@@ -400,14 +424,14 @@ static LogicalResult importConvTranspose(NodeImporter &n) {
   if (!outputShape && (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")) {
     outputShape.emplace();
     for (size_t i = 0; i < numSpatial; ++i)
-      outputShape->push_back(inputShape[2 + i] * (*strides)[i]);
+      outputShape->push_back(inputShape[2 + i] * strides[i]);
   }
   SmallVector<int64_t> pads(2 * numSpatial, 0);
   if (outputShape) {
     for (size_t i = 0; i < numSpatial; ++i) {
-      int64_t total = (*strides)[i] * (inputShape[2 + i] - 1) +
-                      (*outputPadding)[i] + (kernel[i] - 1) * (*dilations)[i] +
-                      1 - (*outputShape)[i];
+      int64_t total = strides[i] * (inputShape[2 + i] - 1) +
+                      (*outputPadding)[i] + (kernel[i] - 1) * dilations[i] + 1 -
+                      (*outputShape)[i];
       // An output beyond the natural size grows at the end, as ONNX's
       // reference computes it (its test_convtranspose_output_shape).
       int64_t half = std::max<int64_t>(total, 0) / 2;
@@ -430,8 +454,8 @@ static LogicalResult importConvTranspose(NodeImporter &n) {
   return setResult(
       n, n.create<ConvTransposeOp>(
              operands,
-             {b.getNamedAttr("strides", b.getDenseI64ArrayAttr(*strides)),
-              b.getNamedAttr("dilations", b.getDenseI64ArrayAttr(*dilations)),
+             {b.getNamedAttr("strides", b.getDenseI64ArrayAttr(strides)),
+              b.getNamedAttr("dilations", b.getDenseI64ArrayAttr(dilations)),
               b.getNamedAttr("pads", b.getDenseI64ArrayAttr(pads)),
               b.getNamedAttr("output_padding",
                              b.getDenseI64ArrayAttr(*outputPadding)),
@@ -440,33 +464,12 @@ static LogicalResult importConvTranspose(NodeImporter &n) {
 }
 
 static LogicalResult importConv(NodeImporter &n) {
-  Value input = getWindowedInput(n), filter = n.getInput(1);
-  if (!input || !filter)
+  FailureOr<ConvOperands> conv = readConvOperands(n);
+  if (failed(conv))
     return failure();
-  Value bias = n.getOptionalInput(2);
-  if (n.hasInput(2) && !bias)
-    return failure();
-  ArrayRef<int64_t> inputShape = getType(input).getShape();
-  ArrayRef<int64_t> filterShape = getType(filter).getShape();
-  size_t numSpatial = inputShape.size() - 2;
-  if (filterShape.size() != inputShape.size())
-    return n.emitError() << "filter " << getType(filter)
-                         << " does not match input " << getType(input);
-  SmallVector<int64_t> kernel(filterShape.drop_front(2));
-  if (std::optional<SmallVector<int64_t>> kernelAttr =
-          n.getIntsAttr("kernel_shape");
-      kernelAttr && *kernelAttr != kernel)
-    return n.emitError() << "attribute 'kernel_shape' does not match the "
-                            "filter "
-                         << getType(filter);
-  FailureOr<SmallVector<int64_t>> strides =
-      getSpatialAttr(n, "strides", numSpatial, 1);
-  FailureOr<SmallVector<int64_t>> dilations =
-      getSpatialAttr(n, "dilations", numSpatial, 1);
-  if (failed(strides) || failed(dilations))
-    return failure();
-  FailureOr<SmallVector<int64_t>> pads =
-      resolvePads(n, inputShape.drop_front(2), kernel, *strides, *dilations);
+  auto &[input, filter, bias, kernel, strides, dilations] = *conv;
+  FailureOr<SmallVector<int64_t>> pads = resolvePads(
+      n, getType(input).getShape().drop_front(2), kernel, strides, dilations);
   if (failed(pads))
     return failure();
   Builder &b = n.getBuilder();
@@ -476,8 +479,8 @@ static LogicalResult importConv(NodeImporter &n) {
   return setResult(
       n, n.create<ConvOp>(
              operands,
-             {b.getNamedAttr("strides", b.getDenseI64ArrayAttr(*strides)),
-              b.getNamedAttr("dilations", b.getDenseI64ArrayAttr(*dilations)),
+             {b.getNamedAttr("strides", b.getDenseI64ArrayAttr(strides)),
+              b.getNamedAttr("dilations", b.getDenseI64ArrayAttr(dilations)),
               b.getNamedAttr("pads", b.getDenseI64ArrayAttr(*pads)),
               b.getNamedAttr("group",
                              b.getI64IntegerAttr(n.getIntAttr("group", 1)))}));

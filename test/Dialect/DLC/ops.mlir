@@ -281,3 +281,30 @@ func.func @math(%x: tensor<3xf32>, %i: tensor<3xi32>) -> (tensor<3xf32>, tensor<
   %2 = dlc.shrink %i {bias = 1.0 : f32} : tensor<3xi32>
   return %1, %2 : tensor<3xf32>, tensor<3xi32>
 }
+
+// -----
+
+// Issue 11's structured ops: reductions, arg reductions, normalisations,
+// Trilu, Hardmax, Size and ConvTranspose.
+// CHECK-LABEL: func.func @structured
+// CHECK:         dlc.reduce_log_sum_exp %{{.*}} {axes = array<i64: 1>} : tensor<2x3x4x4xf32> -> tensor<2x1x4x4xf32>
+// CHECK:         dlc.arg_min %{{.*}} {axis = 1 : i64, select_last_index = true} : tensor<2x3x4x4xf32> -> tensor<2x1x4x4xi64>
+// CHECK:         dlc.layer_norm %{{.*}}, %{{.*}} {axis = 3 : i64} : (tensor<2x3x4x4xf32>, tensor<4xf32>) -> (tensor<2x3x4x4xf32>, tensor<2x3x4x1xf32>, tensor<2x3x4x1xf32>)
+// CHECK:         dlc.instance_norm %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4x4xf32>
+// CHECK:         dlc.mean_variance_norm %{{.*}} {axes = array<i64: 0, 2, 3>} : tensor<2x3x4x4xf32>
+// CHECK:         dlc.trilu %{{.*}}, %{{.*}} {upper = true} : (tensor<2x3x4x4xf32>, tensor<i64>) -> tensor<2x3x4x4xf32>
+// CHECK:         dlc.hardmax %{{.*}} {axis = 3 : i64} : tensor<2x3x4x4xf32>
+// CHECK:         dlc.size %{{.*}} : tensor<2x3x4x4xf32> -> tensor<i64>
+// CHECK:         dlc.conv_transpose %{{.*}}, %{{.*}} {dilations = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<2x3x4x4xf32>, tensor<3x2x3x3xf32>) -> tensor<2x2x8x8xf32>
+func.func @structured(%x: tensor<2x3x4x4xf32>, %s: tensor<4xf32>, %c: tensor<3xf32>, %k: tensor<i64>, %w: tensor<3x2x3x3xf32>) -> (tensor<2x1x4x4xf32>, tensor<2x1x4x4xi64>, tensor<2x3x4x4xf32>, tensor<2x3x4x4xf32>, tensor<2x3x4x4xf32>, tensor<2x3x4x4xf32>, tensor<2x3x4x4xf32>, tensor<i64>, tensor<2x2x8x8xf32>) {
+  %0 = dlc.reduce_log_sum_exp %x {axes = array<i64: 1>} : tensor<2x3x4x4xf32> -> tensor<2x1x4x4xf32>
+  %1 = dlc.arg_min %x {axis = 1 : i64, select_last_index = true} : tensor<2x3x4x4xf32> -> tensor<2x1x4x4xi64>
+  %2:3 = dlc.layer_norm %x, %s {axis = 3 : i64} : (tensor<2x3x4x4xf32>, tensor<4xf32>) -> (tensor<2x3x4x4xf32>, tensor<2x3x4x1xf32>, tensor<2x3x4x1xf32>)
+  %3 = dlc.instance_norm %x, %c, %c : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4x4xf32>
+  %4 = dlc.mean_variance_norm %x {axes = array<i64: 0, 2, 3>} : tensor<2x3x4x4xf32>
+  %5 = dlc.trilu %x, %k {upper = true} : (tensor<2x3x4x4xf32>, tensor<i64>) -> tensor<2x3x4x4xf32>
+  %6 = dlc.hardmax %x {axis = 3 : i64} : tensor<2x3x4x4xf32>
+  %7 = dlc.size %x : tensor<2x3x4x4xf32> -> tensor<i64>
+  %8 = dlc.conv_transpose %x, %w {dilations = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<2x3x4x4xf32>, tensor<3x2x3x3xf32>) -> tensor<2x2x8x8xf32>
+  return %0, %1, %2#0, %3, %4, %5, %6, %7, %8 : tensor<2x1x4x4xf32>, tensor<2x1x4x4xi64>, tensor<2x3x4x4xf32>, tensor<2x3x4x4xf32>, tensor<2x3x4x4xf32>, tensor<2x3x4x4xf32>, tensor<2x3x4x4xf32>, tensor<i64>, tensor<2x2x8x8xf32>
+}

@@ -427,6 +427,35 @@ LogicalResult MeanVarianceNormOp::verify() {
 // Linear algebra and convolution
 //===----------------------------------------------------------------------===//
 
+/// What Conv and ConvTranspose require alike: one element type, a filter
+/// of the input's rank, an N x C x D1... input.
+static LogicalResult checkConvOperands(std::optional<Location> location,
+                                       ValueRange operands,
+                                       RankedTensorType input,
+                                       RankedTensorType filter) {
+  if (failed(checkSameElementType(location, operands)))
+    return failure();
+  if (filter.getRank() != input.getRank())
+    return emitOptionalError(location, "filter rank ", filter.getRank(),
+                             " differs from input rank ", input.getRank());
+  if (input.getRank() < 3)
+    return emitOptionalError(location, "expected an N x C x D1... input");
+  return success();
+}
+
+/// An optional bias holds one value per output channel.
+static LogicalResult checkConvBias(std::optional<Location> location, Value bias,
+                                   int64_t features) {
+  if (!bias)
+    return success();
+  RankedTensorType biasType = rankedType(bias);
+  if (biasType.getRank() != 1 || biasType.getDimSize(0) != features)
+    return emitOptionalError(location, "bias must have ", features,
+                             " elements, got shape ",
+                             shapeString(biasType.getShape()));
+  return success();
+}
+
 LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
                                        std::optional<Location> location,
                                        Adaptor adaptor,
@@ -434,13 +463,8 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
   RankedTensorType input = rankedType(adaptor.getInput());
   RankedTensorType filter = rankedType(adaptor.getFilter());
   int64_t group = adaptor.getGroup();
-  if (failed(checkSameElementType(location, adaptor.getOperands())))
+  if (failed(checkConvOperands(location, adaptor.getOperands(), input, filter)))
     return failure();
-  if (filter.getRank() != input.getRank())
-    return emitOptionalError(location, "filter rank ", filter.getRank(),
-                             " differs from input rank ", input.getRank());
-  if (input.getRank() < 3)
-    return emitOptionalError(location, "expected an N x C x D1... input");
   int64_t channels = input.getDimSize(1), features = filter.getDimSize(0);
   if (group <= 0 || channels % group != 0 || features % group != 0)
     return emitOptionalError(location, "group ", group,
@@ -450,13 +474,8 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
     return emitOptionalError(location, "filter has ", filter.getDimSize(1),
                              " channels per group but the input has ", channels,
                              " channels in ", group, " group(s)");
-  if (Value bias = adaptor.getBias()) {
-    RankedTensorType biasType = rankedType(bias);
-    if (biasType.getRank() != 1 || biasType.getDimSize(0) != features)
-      return emitOptionalError(location, "bias must have ", features,
-                               " elements, got shape ",
-                               shapeString(biasType.getShape()));
-  }
+  if (failed(checkConvBias(location, adaptor.getBias(), features)))
+    return failure();
   SmallVector<int64_t> kernel(filter.getShape().drop_front(2));
   FailureOr<SmallVector<int64_t>> shape = inferWindowedShape(
       location, input, kernel, adaptor.getStrides(), adaptor.getDilations(),
@@ -473,13 +492,8 @@ LogicalResult ConvTransposeOp::inferReturnTypes(
   RankedTensorType input = rankedType(adaptor.getInput());
   RankedTensorType filter = rankedType(adaptor.getFilter());
   int64_t group = adaptor.getGroup();
-  if (failed(checkSameElementType(location, adaptor.getOperands())))
+  if (failed(checkConvOperands(location, adaptor.getOperands(), input, filter)))
     return failure();
-  if (filter.getRank() != input.getRank())
-    return emitOptionalError(location, "filter rank ", filter.getRank(),
-                             " differs from input rank ", input.getRank());
-  if (input.getRank() < 3)
-    return emitOptionalError(location, "expected an N x C x D1... input");
   int64_t spatial = input.getRank() - 2;
   int64_t channels = input.getDimSize(1);
   if (group <= 0 || channels % group != 0)
@@ -490,13 +504,8 @@ LogicalResult ConvTransposeOp::inferReturnTypes(
     return emitOptionalError(location, "filter has ", filter.getDimSize(0),
                              " input channels, the input ", channels);
   int64_t features = filter.getDimSize(1) * group;
-  if (Value bias = adaptor.getBias()) {
-    RankedTensorType biasType = rankedType(bias);
-    if (biasType.getRank() != 1 || biasType.getDimSize(0) != features)
-      return emitOptionalError(location, "bias must have ", features,
-                               " elements, got shape ",
-                               shapeString(biasType.getShape()));
-  }
+  if (failed(checkConvBias(location, adaptor.getBias(), features)))
+    return failure();
   ArrayRef<int64_t> strides = adaptor.getStrides(),
                     dilations = adaptor.getDilations(),
                     pads = adaptor.getPads(),
