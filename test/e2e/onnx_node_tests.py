@@ -44,7 +44,7 @@ OPERATORS = frozenset(
     ReduceProd ReduceSumSquare ReduceL1 ReduceL2 ReduceLogSum ReduceLogSumExp
     ArgMax ArgMin Size LayerNormalization InstanceNormalization
     MeanVarianceNormalization ConstantOfShape CastLike Trilu Hardmax
-    DepthToSpace SpaceToDepth EyeLike ConvTranspose
+    DepthToSpace SpaceToDepth EyeLike ConvTranspose Resize Upsample
     """.split()
 )
 

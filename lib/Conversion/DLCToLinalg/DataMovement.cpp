@@ -390,11 +390,218 @@ struct PadLowering : DataMovementPattern<PadOp> {
 
 } // namespace
 
+/// Resize: every output element reads its source coordinate's neighbours
+/// (tensor.extract at computed indices, edge-clamped) and weighs them in
+/// f64, as the ONNX reference (onnx/backend/test/case/node/resize.py)
+/// does: the nearest one, 2 per dimension for linear, 4 for cubic.
+struct ResizeLowering : DLCLoweringPattern<ResizeOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(ResizeOp op, ResizeOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    RankedTensorType inputType = op.getInput().getType();
+    RankedTensorType resultType = op.getResult().getType();
+    Type element = resultType.getElementType();
+    int64_t rank = inputType.getRank();
+    Value input = operands.getInput();
+    Value dynamicScales = operands.getDynamicScales();
+    std::optional<ArrayRef<double>> scales = op.getScales();
+    StringRef mode = op.getMode();
+    StringRef transform = op.getCoordinateTransformationMode();
+    StringRef nearestMode = op.getNearestMode();
+    double a = op.getCubicCoeffA().convertToDouble();
+    bool excludeOutside = op.getExcludeOutside();
+    // One (index, weight) per neighbour of a dimension; no weight: the
+    // element itself (nearest, or a dimension that keeps its size).
+    using Tap = std::pair<Value, Value>;
+    Value result = buildIndexedGeneric(
+        rewriter, op.getLoc(), resultType,
+        [&](OpBuilder &b, Location l, ValueRange indices) -> Value {
+          Type f64 = b.getF64Type(), i64 = b.getI64Type();
+          auto constant = [&](double value) -> Value {
+            return arith::ConstantOp::create(b, l, b.getF64FloatAttr(value));
+          };
+          auto add = [&](Value x, Value y) -> Value {
+            return arith::AddFOp::create(b, l, x, y);
+          };
+          auto sub = [&](Value x, Value y) -> Value {
+            return arith::SubFOp::create(b, l, x, y);
+          };
+          auto mul = [&](Value x, Value y) -> Value {
+            return arith::MulFOp::create(b, l, x, y);
+          };
+          auto div = [&](Value x, Value y) -> Value {
+            return arith::DivFOp::create(b, l, x, y);
+          };
+          SmallVector<SmallVector<Tap>> taps(rank);
+          for (int64_t d = 0; d < rank; ++d) {
+            int64_t inLength = inputType.getDimSize(d);
+            if (inLength == resultType.getDimSize(d) &&
+                (!scales || (*scales)[d] == 1.0)) {
+              taps[d].push_back({indices[d], Value()});
+              continue;
+            }
+            Value scale;
+            if (scales) {
+              scale = constant((*scales)[d]);
+            } else {
+              Value position = arith::ConstantIndexOp::create(b, l, d);
+              Value extracted = tensor::ExtractOp::create(b, l, dynamicScales,
+                                                          ValueRange{position});
+              scale = arith::ExtFOp::create(b, l, f64, extracted);
+            }
+            Value x = arith::SIToFPOp::create(
+                b, l, f64, arith::IndexCastOp::create(b, l, i64, indices[d]));
+            // The reference's output width is scale * input width.
+            Value outWidth = mul(scale, constant(double(inLength)));
+            Value isOne = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
+                                                outWidth, constant(1.0));
+            Value halfPixel =
+                sub(div(add(x, constant(0.5)), scale), constant(0.5));
+            Value source;
+            if (transform == "half_pixel")
+              source = halfPixel;
+            else if (transform == "pytorch_half_pixel")
+              source = arith::SelectOp::create(b, l, isOne, constant(-0.5),
+                                               halfPixel);
+            else if (transform == "align_corners")
+              source = arith::SelectOp::create(
+                  b, l, isOne, constant(0.0),
+                  div(mul(x, constant(double(inLength - 1))),
+                      sub(outWidth, constant(1.0))));
+            else if (transform == "asymmetric")
+              source = div(x, scale);
+            else // tf_half_pixel_for_nn
+              source = div(add(x, constant(0.5)), scale);
+            Value floor = math::FloorOp::create(b, l, source);
+            Value ratio = sub(source, floor);
+            Value base = arith::FPToSIOp::create(b, l, i64, floor);
+            auto at = [&](int64_t offset) -> Value {
+              Value i = arith::AddIOp::create(
+                  b, l, base,
+                  arith::ConstantOp::create(b, l, b.getI64IntegerAttr(offset)));
+              Value clamped = arith::MaxSIOp::create(
+                  b, l,
+                  arith::MinSIOp::create(
+                      b, l, i,
+                      arith::ConstantOp::create(
+                          b, l, b.getI64IntegerAttr(inLength - 1))),
+                  arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)));
+              return arith::IndexCastOp::create(b, l, b.getIndexType(),
+                                                clamped);
+            };
+            auto compare = [&](arith::CmpFPredicate predicate, double value) {
+              return arith::CmpFOp::create(b, l, predicate, ratio,
+                                           constant(value));
+            };
+            if (mode == "nearest") {
+              // A whole source coordinate is its own nearest element.
+              Value ceil;
+              if (nearestMode == "round_prefer_floor")
+                ceil = compare(arith::CmpFPredicate::OGT, 0.5);
+              else if (nearestMode == "round_prefer_ceil")
+                ceil = compare(arith::CmpFPredicate::OGE, 0.5);
+              else if (nearestMode == "floor")
+                ceil = arith::ConstantOp::create(b, l, b.getBoolAttr(false));
+              else
+                ceil = compare(arith::CmpFPredicate::OGT, 0.0);
+              taps[d].push_back(
+                  {arith::SelectOp::create(b, l, ceil, at(1), at(0)), Value()});
+            } else if (mode == "linear") {
+              taps[d].push_back({at(0), sub(constant(1.0), ratio)});
+              taps[d].push_back({at(1), ratio});
+            } else {
+              // Keys' cubic convolution weights at distances 1 + r, r,
+              // 1 - r, 2 - r.
+              auto far = [&](Value t) { // 1 <= t < 2
+                return sub(
+                    mul(add(mul(sub(mul(constant(a), t), constant(5 * a)), t),
+                            constant(8 * a)),
+                        t),
+                    constant(4 * a));
+              };
+              auto near = [&](Value t) { // 0 <= t <= 1
+                return add(
+                    mul(mul(sub(mul(constant(a + 2), t), constant(a + 3)), t),
+                        t),
+                    constant(1.0));
+              };
+              Value oneMinus = sub(constant(1.0), ratio);
+              SmallVector<Value> weights = {far(add(ratio, constant(1.0))),
+                                            near(ratio), near(oneMinus),
+                                            far(add(oneMinus, constant(1.0)))};
+              if (excludeOutside) {
+                // Neighbours outside the input weigh 0; the rest renormalise.
+                Value sum = constant(0.0);
+                for (int64_t j = 0; j < 4; ++j) {
+                  Value i = arith::AddIOp::create(
+                      b, l, base,
+                      arith::ConstantOp::create(b, l,
+                                                b.getI64IntegerAttr(j - 1)));
+                  Value inside = arith::AndIOp::create(
+                      b, l,
+                      arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i,
+                                            arith::ConstantOp::create(
+                                                b, l, b.getI64IntegerAttr(0))),
+                      arith::CmpIOp::create(
+                          b, l, arith::CmpIPredicate::slt, i,
+                          arith::ConstantOp::create(
+                              b, l, b.getI64IntegerAttr(inLength))));
+                  weights[j] = arith::SelectOp::create(b, l, inside, weights[j],
+                                                       constant(0.0));
+                  sum = add(sum, weights[j]);
+                }
+                for (Value &weight : weights)
+                  weight = div(weight, sum);
+              }
+              for (int64_t j = 0; j < 4; ++j)
+                taps[d].push_back({at(j - 1), weights[j]});
+            }
+          }
+          // The weighted sum over every combination of the taps.
+          Value total;
+          bool weighted = false;
+          SmallVector<Value> at(rank);
+          std::function<void(int64_t, Value)> visit = [&](int64_t d,
+                                                          Value weight) {
+            if (d == rank) {
+              Value value = tensor::ExtractOp::create(b, l, input, at);
+              if (!weight) {
+                total = value;
+                return;
+              }
+              weighted = true;
+              Value term =
+                  mul(element == f64
+                          ? value
+                          : Value(arith::ExtFOp::create(b, l, f64, value)),
+                      weight);
+              total = total ? add(total, term) : term;
+              return;
+            }
+            for (const Tap &tap : taps[d]) {
+              at[d] = tap.first;
+              Value combined = !tap.second ? weight
+                               : weight    ? mul(weight, tap.second)
+                                           : tap.second;
+              visit(d + 1, combined);
+            }
+          };
+          visit(0, Value());
+          if (weighted && element != f64)
+            total = arith::TruncFOp::create(b, l, element, total);
+          return total;
+        });
+    return SmallVector<Value>{result};
+  }
+};
+
 void populateDataMovementPatterns(RewritePatternSet &patterns) {
   patterns.add<ConstantLowering, ShapeLowering, ForwardLowering<IdentityOp>,
                ForwardLowering<DropoutOp>, ReshapeLowering, TransposeLowering,
                ExpandLowering, ConcatLowering, SliceLowering, TileLowering,
-               GatherLowering, PadLowering>(patterns.getContext());
+               GatherLowering, PadLowering, ResizeLowering>(
+      patterns.getContext());
 }
 
 } // namespace dlc::lowering

@@ -791,7 +791,13 @@ LogicalResult ModelImporter::importNode(const onnx::NodeProto &node,
       isDefaultDomain(node) ? lookupOpImporter(node.op_type()) : nullptr;
   LogicalResult result = checkLegacyForm(node, opset, loc);
   auto lookup = [this](StringRef name) { return lookupValue(name); };
-  NodeImporter importer(node, opset, loc, builder, lookup);
+  auto declared = [this](StringRef name) -> RankedTensorType {
+    auto it = onnxTypes.find(name);
+    if (it == onnxTypes.end())
+      return {};
+    return getStaticONNXType(*it->second, builder.getContext());
+  };
+  NodeImporter importer(node, opset, loc, builder, lookup, declared);
   if (!importFn) {
     InFlightDiagnostic diag = emitError(loc);
     diag << "unsupported operator '" << node.op_type() << "'";

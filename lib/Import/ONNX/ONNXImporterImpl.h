@@ -64,10 +64,16 @@ public:
   using LookupFn =
       llvm::function_ref<mlir::FailureOr<mlir::Value>(llvm::StringRef)>;
 
+  /// `declaredType` returns the static type the model (or ONNX shape
+  /// inference) gives a value name, null when it gives none.
+  using DeclaredTypeFn =
+      llvm::function_ref<mlir::RankedTensorType(llvm::StringRef)>;
+
   NodeImporter(const onnx::NodeProto &node, int64_t opset, mlir::Location loc,
-               mlir::OpBuilder &builder, LookupFn lookupValue)
+               mlir::OpBuilder &builder, LookupFn lookupValue,
+               DeclaredTypeFn declaredType)
       : node(node), opset(opset), loc(loc), builder(builder),
-        lookupValue(lookupValue) {}
+        lookupValue(lookupValue), declaredType(declaredType) {}
 
   const onnx::NodeProto &getNode() const { return node; }
   llvm::StringRef getOpType() const { return node.op_type(); }
@@ -129,6 +135,13 @@ public:
   //===--------------------------------------------------------------------===//
 
   unsigned getNumOutputs() const { return node.output_size(); }
+  /// The static type the model declares for output `index` (what an op
+  /// whose result shape depends on run-time values, such as Resize with
+  /// run-time scales, must produce); null when it declares none.
+  mlir::RankedTensorType getDeclaredOutputType(unsigned index) const {
+    return hasOutput(index) ? declaredType(node.output(index))
+                            : mlir::RankedTensorType();
+  }
   /// Whether optional output `index` is requested (present and not "").
   bool hasOutput(unsigned index) const {
     return index < static_cast<unsigned>(node.output_size()) &&
@@ -210,6 +223,7 @@ private:
   mlir::Location loc;
   mlir::OpBuilder &builder;
   LookupFn lookupValue;
+  DeclaredTypeFn declaredType;
   llvm::SmallVector<mlir::Value> results;
 };
 

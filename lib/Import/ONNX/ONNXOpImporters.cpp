@@ -887,6 +887,128 @@ static LogicalResult importUnsqueeze(NodeImporter &n) {
 // Data movement
 //===----------------------------------------------------------------------===//
 
+/// The values of `value` when it is a constant.
+static std::optional<SmallVector<double>> getConstantNumbers(Value value) {
+  if (auto constant = value.getDefiningOp<ConstantOp>())
+    return readNumericElements(constant.getValue());
+  return std::nullopt;
+}
+
+/// Resize (opset 10: X, scales; 11 on: X, roi, scales, sizes) and Upsample
+/// (opset 7: a `scales` attribute; 9: an input). Known sizes or scales give
+/// the output shape and static scales; run-time scales are an operand, the
+/// output shape then the one the model declares. Upsample and Resize-10
+/// map coordinates asymmetrically.
+static LogicalResult importResize(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  RankedTensorType type = getType(input);
+  int64_t rank = type.getRank();
+  bool upsample = n.getOpType() == "Upsample";
+  bool legacy = upsample || n.getOpset() < 11;
+  unsigned scalesIndex = legacy ? 1 : 2, sizesIndex = 3;
+  // An absent input, or an empty constant (Resize's unused roi/scales).
+  auto given = [&](unsigned index) -> Value {
+    if (!n.hasInput(index))
+      return {};
+    Value value = n.getInput(index);
+    if (value && getType(value).getNumElements() == 0)
+      return {};
+    return value;
+  };
+  Value scalesInput =
+      upsample && n.getOpset() < 9 ? Value() : given(scalesIndex);
+  Value sizesInput = legacy ? Value() : given(sizesIndex);
+  std::string transform =
+      legacy ? "asymmetric"
+             : n.getStringAttr("coordinate_transformation_mode", "half_pixel");
+  if (transform == "tf_crop_and_resize")
+    return n.emitError() << "coordinate_transformation_mode "
+                            "'tf_crop_and_resize' is not supported";
+  SmallVector<int64_t> shape;
+  std::optional<SmallVector<double>> scales;
+  Value dynamicScales;
+  if (upsample && n.getOpset() < 9) {
+    const onnx::AttributeProto *attr = n.getAttr("scales");
+    if (!attr)
+      return n.emitError() << "attribute 'scales' is required";
+    scales = SmallVector<double>(attr->floats().begin(), attr->floats().end());
+  } else if (sizesInput) {
+    if (std::optional<SmallVector<double>> sizes =
+            getConstantNumbers(sizesInput)) {
+      for (double size : *sizes)
+        shape.push_back(static_cast<int64_t>(size));
+    } else {
+      RankedTensorType declared = n.getDeclaredOutputType(0);
+      if (!declared)
+        return n.emitError() << "run-time sizes need the output's static "
+                                "shape in the model";
+      shape.assign(declared.getShape().begin(), declared.getShape().end());
+    }
+    if (static_cast<int64_t>(shape.size()) != rank)
+      return n.emitError() << "sizes has " << shape.size()
+                           << " values for an input of rank " << rank;
+    scales.emplace();
+    for (int64_t d = 0; d < rank; ++d)
+      scales->push_back(double(shape[d]) / double(type.getDimSize(d)));
+  } else if (scalesInput) {
+    scales = getConstantNumbers(scalesInput);
+    if (!scales) {
+      RankedTensorType declared = n.getDeclaredOutputType(0);
+      if (!declared)
+        return n.emitError() << "run-time scales need the output's static "
+                                "shape in the model";
+      shape.assign(declared.getShape().begin(), declared.getShape().end());
+      dynamicScales = scalesInput;
+      if (!getType(dynamicScales).getElementType().isF32()) {
+        FailureOr<Value> cast = n.create<CastOp>(
+            getType(dynamicScales).clone(n.getBuilder().getF32Type()),
+            dynamicScales);
+        if (failed(cast))
+          return failure();
+        dynamicScales = *cast;
+      }
+    }
+  } else {
+    return n.emitError() << "needs scales or sizes";
+  }
+  if (scales) {
+    if (static_cast<int64_t>(scales->size()) != rank)
+      return n.emitError() << "scales has " << scales->size()
+                           << " values for an input of rank " << rank;
+    if (shape.empty())
+      for (int64_t d = 0; d < rank; ++d)
+        shape.push_back(static_cast<int64_t>(
+            std::floor(double(type.getDimSize(d)) * (*scales)[d])));
+  }
+  if (llvm::any_of(shape, [](int64_t d) { return d <= 0; }))
+    return n.emitError() << "the output shape has an empty dimension";
+  std::string mode = n.getStringAttr("mode", "nearest");
+  if (legacy && mode == "bilinear")
+    mode = "linear";
+  Builder &b = n.getBuilder();
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr("mode", b.getStringAttr(mode)),
+      b.getNamedAttr("coordinate_transformation_mode",
+                     b.getStringAttr(transform)),
+      b.getNamedAttr(
+          "nearest_mode",
+          b.getStringAttr(
+              legacy ? "floor"
+                     : n.getStringAttr("nearest_mode", "round_prefer_floor"))),
+      b.getNamedAttr("cubic_coeff_a", b.getF32FloatAttr(n.getFloatAttr(
+                                          "cubic_coeff_a", -0.75f))),
+      b.getNamedAttr("exclude_outside",
+                     b.getBoolAttr(n.getIntAttr("exclude_outside", 0)))};
+  if (scales)
+    attrs.push_back(b.getNamedAttr("scales", b.getDenseF64ArrayAttr(*scales)));
+  SmallVector<Value> operands = {input};
+  if (dynamicScales)
+    operands.push_back(dynamicScales);
+  return setResult(n, n.create<ResizeOp>(type.clone(shape), operands, attrs));
+}
+
 /// Trilu: `k` is an optional scalar input, possibly computed at run time.
 static LogicalResult importTrilu(NodeImporter &n) {
   Value input = n.getInput(0);
@@ -1523,6 +1645,8 @@ OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("Unsqueeze", importUnsqueeze)
       .Case("Transpose", importTranspose)
       .Case("Trilu", importTrilu)
+      .Case("Resize", importResize)
+      .Case("Upsample", importResize)
       .Case("DepthToSpace",
             [](NodeImporter &n) { return importDepthSpace(n, true); })
       .Case("SpaceToDepth",

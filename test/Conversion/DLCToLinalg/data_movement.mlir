@@ -218,3 +218,38 @@ func.func @bool_movement(%x: tensor<2x3xi1>) -> tensor<3x2xi1> {
   %0 = dlc.transpose %x {perm = array<i64: 1, 0>} : tensor<2x3xi1> -> tensor<3x2xi1>
   return %0 : tensor<3x2xi1>
 }
+
+// -----
+
+// Resize, linear, half_pixel: per resized dimension the source coordinate
+// (x + 0.5) / scale - 0.5 in f64, its floor and ratio, two edge-clamped
+// neighbours read with tensor.extract; dimensions that keep their size
+// keep their index.
+// CHECK-LABEL: func.func @resize_linear
+// CHECK: linalg.generic
+// CHECK: %[[I2:.*]] = linalg.index 2
+// CHECK: %[[I3:.*]] = linalg.index 3
+// CHECK: arith.sitofp %{{.*}} : i64 to f64
+// CHECK: math.floor %{{.*}} : f64
+// CHECK: arith.maxsi
+// CHECK: tensor.extract %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : tensor<1x1x2x4xf32>
+// CHECK: arith.extf %{{.*}} : f32 to f64
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+func.func @resize_linear(%x: tensor<1x1x2x4xf32>) -> tensor<1x1x4x8xf32> {
+  %0 = dlc.resize %x {coordinate_transformation_mode = "half_pixel", mode = "linear", scales = array<f64: 1.0, 1.0, 2.0, 2.0>} : (tensor<1x1x2x4xf32>) -> tensor<1x1x4x8xf32>
+  return %0 : tensor<1x1x4x8xf32>
+}
+
+// -----
+
+// Nearest with run-time scales: the scale is read from the operand; the
+// element is copied, no arithmetic on it.
+// CHECK-LABEL: func.func @resize_nearest_dynamic
+// CHECK: tensor.extract %{{.*}}[%{{.*}}] : tensor<4xf32>
+// CHECK: arith.extf %{{.*}} : f32 to f64
+// CHECK: %[[V:.*]] = tensor.extract %{{.*}} : tensor<1x1x2x2xf32>
+// CHECK-NEXT: linalg.yield %[[V]] : f32
+func.func @resize_nearest_dynamic(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) -> tensor<1x1x4x6xf32> {
+  %0 = dlc.resize %x, %s {coordinate_transformation_mode = "asymmetric", mode = "nearest", nearest_mode = "floor"} : (tensor<1x1x2x2xf32>, tensor<4xf32>) -> tensor<1x1x4x6xf32>
+  return %0 : tensor<1x1x4x6xf32>
+}

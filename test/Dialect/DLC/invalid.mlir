@@ -202,6 +202,24 @@ func.func @arg_max_axis(%x: tensor<2x3xf32>) {
 
 // -----
 
+// Resize takes its scales either statically or at run time.
+func.func @resize_scales(%x: tensor<1x1x2x2xf32>) {
+  // expected-error @+1 {{needs either static scales or dynamic_scales}}
+  %0 = dlc.resize %x {coordinate_transformation_mode = "half_pixel", mode = "linear"} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+  return
+}
+
+// -----
+
+// Resize's modes are ONNX's.
+func.func @resize_mode(%x: tensor<1x1x2x2xf32>) {
+  // expected-error @+1 {{mode 'bicubic' is not nearest, linear or cubic}}
+  %0 = dlc.resize %x {coordinate_transformation_mode = "half_pixel", mode = "bicubic", scales = array<f64: 1.0, 1.0, 2.0, 2.0>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+  return
+}
+
+// -----
+
 // Softmax's axis is a dimension of the input.
 func.func @softmax_axis(%x: tensor<2x5xf32>) {
   // expected-error @+1 {{axis 2 is out of range for rank 2}}

@@ -413,6 +413,39 @@ LogicalResult HardmaxOp::verify() {
                            getInput().getType().getRank());
 }
 
+LogicalResult ResizeOp::verify() {
+  RankedTensorType input = getInput().getType(), result = getType();
+  int64_t rank = input.getRank();
+  if (result.getRank() != rank ||
+      result.getElementType() != input.getElementType())
+    return emitOpError("result must have the input's rank and element type");
+  if (getScales().has_value() == static_cast<bool>(getDynamicScales()))
+    return emitOpError("needs either static scales or dynamic_scales");
+  if (getScales() && static_cast<int64_t>(getScales()->size()) != rank)
+    return emitOpError("needs one scale per dimension (") << rank << ")";
+  if (getScales() && llvm::any_of(*getScales(), [](double s) {
+        return !(s > 0) || !std::isfinite(s);
+      }))
+    return emitOpError("scales must be positive and finite");
+  if (auto dynamic = getDynamicScales();
+      dynamic && dynamic.getType().getDimSize(0) != rank)
+    return emitOpError("needs one scale per dimension (") << rank << ")";
+  if (!llvm::is_contained({"nearest", "linear", "cubic"}, getMode()))
+    return emitOpError("mode '")
+           << getMode() << "' is not nearest, linear or cubic";
+  if (!llvm::is_contained({"half_pixel", "pytorch_half_pixel", "align_corners",
+                           "asymmetric", "tf_half_pixel_for_nn"},
+                          getCoordinateTransformationMode()))
+    return emitOpError("coordinate_transformation_mode '")
+           << getCoordinateTransformationMode() << "' is not supported";
+  if (!llvm::is_contained(
+          {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"},
+          getNearestMode()))
+    return emitOpError("nearest_mode '")
+           << getNearestMode() << "' is not supported";
+  return success();
+}
+
 LogicalResult TriluOp::verify() {
   if (getInput().getType().getRank() < 2)
     return emitOpError("expects a tensor of rank 2 or more (matrices)");

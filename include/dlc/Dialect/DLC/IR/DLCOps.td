@@ -821,6 +821,33 @@ def DLC_GatherOp : DLC_InferredOp<"gather"> {
   let hasFolder = 1;
 }
 
+def DLC_ResizeOp : DLC_Op<"resize"> {
+  let summary = "ONNX Resize and Upsample (nearest, n-linear, cubic)";
+  let description = [{
+    Each output element maps back to a source coordinate per dimension
+    (`coordinate_transformation_mode`: half_pixel, pytorch_half_pixel,
+    align_corners, asymmetric, tf_half_pixel_for_nn) with that dimension's
+    scale: `scales` when known at compile time (constant scales, or output
+    size / input size from `sizes`), otherwise the run-time `dynamic_scales`
+    operand. The value there is the nearest element (`nearest_mode`), the
+    linear or the cubic (`cubic_coeff_a`, `exclude_outside`) interpolation
+    of its neighbours, edge values outside, computed in f64 as ONNX's
+    reference does. Dimensions whose size does not change keep their index.
+  }];
+  let arguments = (ins DLC_FloatTensor:$input,
+                   Optional<1DTensorOf<[F32]>>:$dynamic_scales,
+                   OptionalAttr<DenseF64ArrayAttr>:$scales,
+                   StrAttr:$mode, StrAttr:$coordinate_transformation_mode,
+                   DefaultValuedAttr<StrAttr, "\"round_prefer_floor\"">:$nearest_mode,
+                   DefaultValuedAttr<F32Attr, "-0.75">:$cubic_coeff_a,
+                   DefaultValuedAttr<BoolAttr, "false">:$exclude_outside);
+  let results = (outs DLC_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input (`,` $dynamic_scales^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def DLC_TriluOp : DLC_Op<"trilu", [AllTypesMatch<["input", "result"]>]> {
   let summary = "ONNX Trilu: the upper or lower triangle of the last two "
                 "dimensions, zeros elsewhere";
