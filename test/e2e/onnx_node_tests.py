@@ -45,6 +45,7 @@ OPERATORS = frozenset(
     ArgMax ArgMin Size LayerNormalization InstanceNormalization
     MeanVarianceNormalization ConstantOfShape CastLike Trilu Hardmax
     DepthToSpace SpaceToDepth EyeLike ConvTranspose Resize Upsample
+    GatherElements
     """.split()
 )
 

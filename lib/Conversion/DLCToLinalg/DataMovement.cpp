@@ -244,6 +244,47 @@ struct TileLowering : DataMovementPattern<TileOp> {
 /// dimensions it occupies, wrapped when negative, clamped into range (ONNX
 /// leaves out-of-range indices undefined; reading out of bounds is worse),
 /// and the data element is read with tensor.extract.
+/// An ONNX index along an axis of `axisSize`: negative ones count from the
+/// end; out-of-range ones (undefined in ONNX) are clamped so that no read
+/// leaves the tensor.
+Value wrapIndex(OpBuilder &b, Location l, Value rawIndex, int64_t axisSize) {
+  Value index = arith::IndexCastOp::create(b, l, b.getIndexType(), rawIndex);
+  Value zero = arith::ConstantIndexOp::create(b, l, 0);
+  Value size = arith::ConstantIndexOp::create(b, l, axisSize);
+  Value last = arith::ConstantIndexOp::create(b, l, axisSize - 1);
+  Value negative =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, index, zero);
+  Value wrapped = arith::SelectOp::create(
+      b, l, negative, arith::AddIOp::create(b, l, index, size), index);
+  return arith::MinSIOp::create(
+      b, l, arith::MaxSIOp::create(b, l, wrapped, zero), last);
+}
+
+/// GatherElements: element i of the result reads data at i with the axis
+/// coordinate replaced by indices[i].
+struct GatherElementsLowering : DataMovementPattern<GatherElementsOp> {
+  using DataMovementPattern::DataMovementPattern;
+  FailureOr<SmallVector<Value>>
+  lower(GatherElementsOp op, GatherElementsOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    RankedTensorType resultType = getSignlessType(op.getResult().getType());
+    int64_t axis = op.getAxis(), rank = resultType.getRank();
+    int64_t axisSize = op.getData().getType().getDimSize(axis);
+    Value data = operands.getData();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), ValueRange{operands.getIndices()}, resultType,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          SmallVector<Value> coords;
+          for (int64_t d = 0; d < rank; ++d)
+            coords.push_back(d == axis
+                                 ? wrapIndex(b, l, args[0], axisSize)
+                                 : Value(linalg::IndexOp::create(b, l, d)));
+          return tensor::ExtractOp::create(b, l, data, coords);
+        });
+    return SmallVector<Value>{result};
+  }
+};
+
 struct GatherLowering : DataMovementPattern<GatherOp> {
   using DataMovementPattern::DataMovementPattern;
   FailureOr<SmallVector<Value>>
@@ -274,18 +315,7 @@ struct GatherLowering : DataMovementPattern<GatherOp> {
                                 rewriter.getMultiDimIdentityMap(rank)},
             iterators,
             [&](OpBuilder &b, Location l, ValueRange args) {
-              Value index =
-                  arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
-              Value zero = arith::ConstantIndexOp::create(b, l, 0);
-              Value size = arith::ConstantIndexOp::create(b, l, axisSize);
-              Value last = arith::ConstantIndexOp::create(b, l, axisSize - 1);
-              Value negative = arith::CmpIOp::create(
-                  b, l, arith::CmpIPredicate::slt, index, zero);
-              Value wrapped = arith::SelectOp::create(
-                  b, l, negative, arith::AddIOp::create(b, l, index, size),
-                  index);
-              Value clamped = arith::MinSIOp::create(
-                  b, l, arith::MaxSIOp::create(b, l, wrapped, zero), last);
+              Value clamped = wrapIndex(b, l, args[0], axisSize);
               SmallVector<Value> coords;
               for (int64_t d = 0; d < axis; ++d)
                 coords.push_back(linalg::IndexOp::create(b, l, d));
@@ -597,11 +627,12 @@ struct ResizeLowering : DLCLoweringPattern<ResizeOp> {
 };
 
 void populateDataMovementPatterns(RewritePatternSet &patterns) {
-  patterns.add<ConstantLowering, ShapeLowering, ForwardLowering<IdentityOp>,
-               ForwardLowering<DropoutOp>, ReshapeLowering, TransposeLowering,
-               ExpandLowering, ConcatLowering, SliceLowering, TileLowering,
-               GatherLowering, PadLowering, ResizeLowering>(
-      patterns.getContext());
+  patterns
+      .add<ConstantLowering, ShapeLowering, ForwardLowering<IdentityOp>,
+           ForwardLowering<DropoutOp>, ReshapeLowering, TransposeLowering,
+           ExpandLowering, ConcatLowering, SliceLowering, TileLowering,
+           GatherLowering, GatherElementsLowering, PadLowering, ResizeLowering>(
+          patterns.getContext());
 }
 
 } // namespace dlc::lowering

@@ -1645,6 +1645,22 @@ OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("Unsqueeze", importUnsqueeze)
       .Case("Transpose", importTranspose)
       .Case("Trilu", importTrilu)
+      .Case("GatherElements",
+            [](NodeImporter &n) -> LogicalResult {
+              Value data = n.getInput(0), indices = n.getInput(1);
+              if (!data || !indices)
+                return failure();
+              FailureOr<int64_t> axis = n.normalizeAxis(
+                  n.getIntAttr("axis", 0), getType(data).getRank());
+              if (failed(axis))
+                return failure();
+              Builder &b = n.getBuilder();
+              return setResult(
+                  n, n.create<GatherElementsOp>(
+                         getType(indices).clone(getType(data).getElementType()),
+                         {data, indices},
+                         {b.getNamedAttr("axis", b.getI64IntegerAttr(*axis))}));
+            })
       .Case("Resize", importResize)
       .Case("Upsample", importResize)
       .Case("DepthToSpace",

@@ -253,3 +253,20 @@ func.func @resize_nearest_dynamic(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) ->
   %0 = dlc.resize %x, %s {coordinate_transformation_mode = "asymmetric", mode = "nearest", nearest_mode = "floor"} : (tensor<1x1x2x2xf32>, tensor<4xf32>) -> tensor<1x1x4x6xf32>
   return %0 : tensor<1x1x4x6xf32>
 }
+
+// -----
+
+// GatherElements: each element reads data at its own position with the
+// axis coordinate from indices (negative ones wrap, the rest clamped).
+// CHECK-LABEL: func.func @gather_elements
+// CHECK: linalg.generic
+// CHECK: ^bb0(%[[I:.*]]: i64, %{{.*}}: f32):
+// CHECK: %[[IDX:.*]] = arith.index_cast %[[I]] : i64 to index
+// CHECK: arith.cmpi slt, %[[IDX]]
+// CHECK: %[[C:.*]] = arith.minsi
+// CHECK: %[[J:.*]] = linalg.index 1
+// CHECK: tensor.extract %{{.*}}[%[[C]], %[[J]]] : tensor<3x3xf32>
+func.func @gather_elements(%d: tensor<3x3xf32>, %i: tensor<2x3xi64>) -> tensor<2x3xf32> {
+  %0 = dlc.gather_elements %d, %i {axis = 0 : i64} : (tensor<3x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -220,6 +220,15 @@ func.func @resize_mode(%x: tensor<1x1x2x2xf32>) {
 
 // -----
 
+// GatherElements' indices have the data's rank.
+func.func @gather_elements_rank(%d: tensor<3x3xf32>, %i: tensor<3xi64>) {
+  // expected-error @+1 {{indices must have the data's rank (2)}}
+  %0 = dlc.gather_elements %d, %i {axis = 0 : i64} : (tensor<3x3xf32>, tensor<3xi64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
 // Softmax's axis is a dimension of the input.
 func.func @softmax_axis(%x: tensor<2x5xf32>) {
   // expected-error @+1 {{axis 2 is out of range for rank 2}}

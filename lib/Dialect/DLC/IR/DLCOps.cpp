@@ -446,6 +446,25 @@ LogicalResult ResizeOp::verify() {
   return success();
 }
 
+LogicalResult GatherElementsOp::verify() {
+  RankedTensorType data = getData().getType(), indices = getIndices().getType();
+  int64_t axis = getAxis();
+  if (failed(verifyAxisInRange(getOperation(), axis, data.getRank())))
+    return failure();
+  if (indices.getRank() != data.getRank())
+    return emitOpError("indices must have the data's rank (")
+           << data.getRank() << ")";
+  for (int64_t d = 0; d < data.getRank(); ++d)
+    if (d != axis && indices.getDimSize(d) > data.getDimSize(d))
+      return emitOpError("indices dimension ")
+             << d << " (" << indices.getDimSize(d)
+             << ") is larger than the data's (" << data.getDimSize(d) << ")";
+  if (getType() != indices.clone(data.getElementType()))
+    return emitOpError("result must have the indices' shape and the data's "
+                       "element type");
+  return success();
+}
+
 LogicalResult TriluOp::verify() {
   if (getInput().getType().getRank() < 2)
     return emitOpError("expects a tensor of rank 2 or more (matrices)");

@@ -865,6 +865,24 @@ def DLC_TriluOp : DLC_Op<"trilu", [AllTypesMatch<["input", "result"]>]> {
   let hasVerifier = 1;
 }
 
+def DLC_GatherElementsOp : DLC_Op<"gather_elements"> {
+  let summary = "ONNX GatherElements: data at each index position with the "
+                "axis coordinate taken from indices (negative ones wrap)";
+  let description = [{
+    The result has the indices' shape and the data's element type; `indices`
+    has the data's rank and no dimension larger than the data's, except
+    along `axis`. Out-of-range indices (undefined in ONNX) read a clamped
+    element.
+  }];
+  let arguments = (ins DLC_AnyTensor:$data, DLC_IndexTensor:$indices,
+                   I64Attr:$axis);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = [{
+    $data `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def DLC_PadOp : DLC_InferredOp<"pad", [SameOperandsAndResultElementType]> {
   let summary = "ONNX Pad (constant, reflect, edge)";
   let description = [{
