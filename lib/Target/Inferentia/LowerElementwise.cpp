@@ -312,6 +312,18 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
                       ? Operand{dst->buffer, toAp(*dst, partitions, box, order)}
                       : slotOperand();
     Operation *op = value.op;
+    // A value known at compile time: an immediate for its users, and the
+    // target filled with it.
+    auto setImmediate = [&](double constant) -> LogicalResult {
+      immediates[index] = constant;
+      if (isTarget && dst) {
+        emit(MemsetOp::getOperationName(), out, {},
+             {builder.getNamedAttr("imm0", builder.getF32FloatAttr(constant))},
+             Engine::Vector);
+        result = out;
+      }
+      return success();
+    };
     auto activation = [&](Operand to, Operand from, ActivationFunction f) {
       emit(
           ActivationOp::getOperationName(), to, {from},
@@ -344,17 +356,8 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
       if (immediates.count(c)) {
         // A constant predicate picks one side.
         int picked = immediates[c] != 0 ? a : b;
-        if (immediates.count(picked)) {
-          immediates[index] = immediates[picked];
-          if (isTarget && dst) {
-            emit(MemsetOp::getOperationName(), out, {},
-                 {builder.getNamedAttr(
-                     "imm0", builder.getF32FloatAttr(immediates[index]))},
-                 Engine::Vector);
-            result = out;
-          }
-          return success();
-        }
+        if (immediates.count(picked))
+          return setImmediate(immediates[picked]);
         emit(TensorCopyOp::getOperationName(), out, {operands[picked]}, {},
              Engine::Vector, Cause::None);
       } else {
@@ -416,17 +419,8 @@ LogicalResult Lowering::emitBody(Nest &nest, const Box &box,
       AluOp alu = *getAlu(op);
       int a = value.operands[0], b = value.operands[1];
       bool aImm = immediates.count(a), bImm = immediates.count(b);
-      if (aImm && bImm) {
-        immediates[index] = applyAlu(alu, immediates[a], immediates[b]);
-        if (isTarget && dst) {
-          emit(MemsetOp::getOperationName(), out, {},
-               {builder.getNamedAttr(
-                   "imm0", builder.getF32FloatAttr(immediates[index]))},
-               Engine::Vector);
-          result = out;
-        }
-        return success();
-      }
+      if (aImm && bImm)
+        return setImmediate(applyAlu(alu, immediates[a], immediates[b]));
       auto scalar = [&](Operand src, AluOp alu0, double imm0, AluOp alu1,
                         double imm1) {
         emit(
