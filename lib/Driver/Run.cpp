@@ -5,6 +5,7 @@
 
 #include "dlc/Driver/Compile.h"
 #include "dlc/Driver/Conformance.h"
+#include "dlc/Driver/Fallback.h"
 #include "dlc/Driver/ModelLoading.h"
 #include "dlc/Support/ArtifactManifest.h"
 
@@ -93,11 +94,12 @@ dlc::driver::compileForRun(const Target &target, llvm::StringRef modelPath,
     return failure();
 
   start = Clock::now();
-  FailureOr<ModelCost> cost = computeCleanedUpCost(*module);
-  if (failed(cost) || failed(runTargetPipeline(target, *module, options)))
+  FailureOr<CompiledModule> compiled = compileWithFallback(
+      target, std::move(module), options, "", &llvm::outs());
+  if (failed(compiled))
     return failure();
   FailureOr<std::unique_ptr<Executable>> executable =
-      target.load(*module, *cost);
+      loadCompiledModule(target, *compiled, *signature);
   if (failed(executable))
     return failure();
   timing.compileSeconds += secondsSince(start);
@@ -123,7 +125,7 @@ FailureOr<CompiledModel> dlc::driver::loadCompiled(llvm::StringRef dir,
   if (!target)
     return failure();
   FailureOr<std::unique_ptr<Executable>> executable =
-      target->loadArtifacts(dir, *manifest, &context);
+      loadArtifactsWithFallback(*target, dir, *manifest, context);
   if (failed(executable))
     return failure();
   timing.compileSeconds += secondsSince(start);

@@ -1,6 +1,7 @@
 //===- Target.cpp - the registry of dlc targets ---------------------------===//
 
 #include "dlc/Target/Target.h"
+#include "dlc/Target/Passes.h"
 
 #include "dlc/Support/WriteFile.h"
 #include "dlc/Transforms/Passes.h"
@@ -60,6 +61,21 @@ dlc::writeArtifact(mlir::Operation *anchor, llvm::StringRef dir,
   return mlir::success();
 }
 
+std::optional<std::string>
+dlc::findRejectedType(mlir::Operation *op,
+                      llvm::function_ref<bool(mlir::Type)> accepts) {
+  for (mlir::TypeRange types : {mlir::TypeRange(op->getOperandTypes()),
+                                mlir::TypeRange(op->getResultTypes())})
+    for (mlir::Type type : types)
+      if (!accepts(type)) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        type.print(os);
+        return text;
+      }
+  return std::nullopt;
+}
+
 void dlc::registerTarget(std::unique_ptr<Target> target) {
   llvm::StringRef name = target->getName();
   // Two targets under one name is a build error of dlc, not a user error.
@@ -96,6 +112,7 @@ void Target::addAttachHardware(mlir::OpPassManager &pm,
 }
 
 void dlc::registerTargetPipelines() {
+  registerDLCTargetPasses();
   for (llvm::StringRef name : getRegisteredTargetNames()) {
     const Target *target = lookupTarget(name);
     // The registry copies the argument and the description.

@@ -137,6 +137,12 @@ cl::opt<bool> listUnsupported(
     cl::desc("Report every unsupported ONNX node at once, not just the first"),
     cl::cat(dlcCategory));
 
+cl::opt<bool> noFallback(
+    "no-fallback",
+    cl::desc("Make every node the target cannot run an error instead of "
+             "running it on the host (host fallback is on by default)"),
+    cl::cat(dlcCategory));
+
 constexpr llvm::StringLiteral kUsage =
     "dlc: the dlc deep-learning compiler driver\n\n"
     "  dlc compile MODEL [--target T] -o DIR\n"
@@ -202,6 +208,7 @@ driver::DriverOptions getDriverOptions() {
   options.balanceLoads = balanceLoadsOption;
   options.eliminateCopies = eliminateCopiesOption;
   options.listUnsupported = listUnsupported;
+  options.noFallback = noFallback;
   if (rtolOption.getNumOccurrences())
     options.rtol = rtolOption;
   if (atolOption.getNumOccurrences())

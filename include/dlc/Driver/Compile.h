@@ -19,6 +19,9 @@ struct ArtifactLayout {
   static constexpr llvm::StringLiteral kImportedModel = "model.dlc.mlir";
   static constexpr llvm::StringLiteral kReport = "report.json";
   static constexpr llvm::StringLiteral kMemoryReport = "memory_report.json";
+  /// A partitioned model's entry: the calls of its segments and the
+  /// transfers (Fallback.h); each segment's artifacts are in its directory.
+  static constexpr llvm::StringLiteral kPartition = "partition.mlir";
 };
 
 /// Runs `target`'s pipeline on `module` with the pipeline options of

@@ -34,6 +34,9 @@ struct DriverOptions {
   bool eliminateCopies = true;
   /// The importer reports every unsupported node, not just the first.
   bool listUnsupported = false;
+  /// What the target cannot run is an error instead of running on the host
+  /// (Fallback.h).
+  bool noFallback = false;
 
   // dlc run only.
   std::optional<double> rtol, atol; // Default: the target's tolerance.

@@ -26,6 +26,8 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace dlc {
@@ -69,6 +71,16 @@ public:
   virtual llvm::ArrayRef<int>
   getCompiledOperands(llvm::StringRef opType) const {
     return {};
+  }
+
+  /// Why this target does not run `op`, an op of an imported model's entry
+  /// (its element types, its kind), or nothing when it may: such ops run on
+  /// the host (dlc-partition-for-target). What the target's pipeline rejects
+  /// beyond this falls back too, once the pipeline has said so; this hook
+  /// only saves that attempt and gives the clearer reason.
+  virtual std::optional<std::string>
+  getUnsupportedReason(mlir::Operation *op) const {
+    return std::nullopt;
   }
 
   /// Default numerical tolerance of this target against the host reference,
@@ -131,6 +143,12 @@ mlir::LogicalResult
 writeArtifact(mlir::Operation *anchor, llvm::StringRef dir,
               llvm::StringRef name,
               llvm::function_ref<llvm::Error(llvm::raw_ostream &)> write);
+
+/// The first operand or result type of `op` that `accepts` rejects, printed,
+/// or nothing: the common part of getUnsupportedReason.
+std::optional<std::string>
+findRejectedType(mlir::Operation *op,
+                 llvm::function_ref<bool(mlir::Type)> accepts);
 
 /// Registers a target under its name; called once per target at start-up.
 void registerTarget(std::unique_ptr<Target> target);

@@ -207,6 +207,17 @@ public:
 
   // fp32 throughout, like the host, unless the tensor engine multiplies
   // bf16 operands (8 significant bits): then a 16-bit format's tolerance.
+  std::optional<std::string>
+  getUnsupportedReason(Operation *op) const override {
+    if (std::optional<std::string> type = findRejectedType(op, [](Type type) {
+          auto tensor = dyn_cast<RankedTensorType>(type);
+          return tensor && tensor.getElementType().isF32();
+        }))
+      return "a tensor of type " + *type +
+             ": the engines compute on float32 tensors only";
+    return std::nullopt;
+  }
+
   Tolerance getDefaultTolerance(HardwareAttr hardware) const override {
     if (getMachine(hardware).bf16Matmul)
       return {2e-2, 2e-2};

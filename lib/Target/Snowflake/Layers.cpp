@@ -444,6 +444,7 @@ LogicalResult LayerBuilder::collectArmTail(Operation *first) {
   return success();
 }
 
+// The cases are the ops of hasLayerFor.
 FailureOr<LayeredModel> LayerBuilder::run() {
   for (BlockArgument arg : func.getArguments()) {
     Operation *at = func;
@@ -548,6 +549,12 @@ FailureOr<LayeredModel> LayerBuilder::run() {
 }
 
 } // namespace
+
+bool dlc::snowflake::hasLayerFor(Operation *op) {
+  return isa<ConstantOp, ConvOp, GemmOp, MatMulOp, MaxPoolOp, AveragePoolOp,
+             ReduceMeanOp, AddOp, ReluOp, ReshapeOp, ConcatOp, SoftmaxOp,
+             LogSoftmaxOp>(op);
+}
 
 FailureOr<LayeredModel> dlc::snowflake::buildLayers(func::FuncOp func) {
   return LayerBuilder(func).run();

@@ -18,6 +18,11 @@
 
 namespace dlc::snowflake {
 
+/// Whether an op of the cleaned-up dlc IR has a layer on the accelerator (the
+/// ops LayerBuilder::run handles; they may still have limits it checks, such
+/// as 2-D pooling only).
+bool hasLayerFor(mlir::Operation *op);
+
 /// A 4-D tensor (N, C, H, W) in DRAM, depth-minor: element (n, c, h, w) is
 /// at `address + ((n * h_ + h) * w_ + w) * pixelStride + c` (a channel
 /// slice of a wider tensor, as Concat makes, has pixelStride > c).

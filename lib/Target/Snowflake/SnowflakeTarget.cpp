@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Layers.h"
 #include "dlc/Dialect/DLC/IR/DLCOps.h"
 #include "dlc/Dialect/Snowflake/IR/SnowflakeOps.h"
 #include "dlc/Pipelines/Pipelines.h"
@@ -195,6 +196,21 @@ public:
   }
 
   // 16-bit storage: see docs/Targets/Snowflake.md ("Tolerance").
+  std::optional<std::string>
+  getUnsupportedReason(Operation *op) const override {
+    if (std::optional<std::string> type = findRejectedType(op, [](Type type) {
+          auto tensor = dyn_cast<RankedTensorType>(type);
+          return tensor && tensor.getElementType().isF32() &&
+                 tensor.getRank() >= 1 && tensor.getRank() <= 4;
+        }))
+      return "a tensor of type " + *type +
+             ": the accelerator computes on float32 tensors of rank 1 to 4";
+    if (!snowflake::hasLayerFor(op))
+      return "'" + op->getName().getStringRef().str() +
+             "' has no layer on the accelerator";
+    return std::nullopt;
+  }
+
   Tolerance getDefaultTolerance(HardwareAttr hardware) const override {
     OperandFormat format = SnowflakeHardware::get(hardware).getOperandFormat();
     if (!format.isFixedPoint())

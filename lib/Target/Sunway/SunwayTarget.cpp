@@ -109,6 +109,16 @@ public:
            "performance model";
   }
   // Tiles change the float32 summation order; see docs/Targets/Sunway.md.
+  std::optional<std::string>
+  getUnsupportedReason(Operation *op) const override {
+    if (std::optional<std::string> type = findRejectedType(
+            op, [](Type type) { return !getElementTypeOrSelf(type).isF16(); }))
+      return "a tensor of type " + *type +
+             ": the Sunway target has no half "
+             "type";
+    return std::nullopt;
+  }
+
   Tolerance getDefaultTolerance(HardwareAttr) const override {
     return {1e-3, 1e-4};
   }

@@ -830,3 +830,29 @@ func.func @slice_extent_range(%x: tensor<4xf32>) {
   %0 = dlc.slice %x {starts = array<i64: 3>, ends = array<i64: -1>, steps = array<i64: -9223372036854775808>} : tensor<4xf32> -> tensor<1xf32>
   return
 }
+
+// -----
+
+// A transfer moves a tensor between two different memories.
+func.func @transfer_to_itself(%x: tensor<4xf32>) {
+  // expected-error @+1 {{moves a tensor from 'host' to itself}}
+  %0 = dlc.transfer %x {source = "host", destination = "host"} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @transfer_unnamed(%x: tensor<4xf32>) {
+  // expected-error @+1 {{needs the names of both targets}}
+  %0 = dlc.transfer %x {source = "", destination = "host"} : tensor<4xf32>
+  return
+}
+
+// -----
+
+// dlc.fallback and dlc.segment are strings.
+func.func @fallback_not_string(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dlc.fallback' must be a string}}
+  %0 = dlc.relu %x {dlc.fallback = 1 : i64} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -308,3 +308,13 @@ func.func @structured(%x: tensor<2x3x4x4xf32>, %s: tensor<4xf32>, %c: tensor<3xf
   %8 = dlc.conv_transpose %x, %w {dilations = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<2x3x4x4xf32>, tensor<3x2x3x3xf32>) -> tensor<2x2x8x8xf32>
   return %0, %1, %2#0, %3, %4, %5, %6, %7, %8 : tensor<2x1x4x4xf32>, tensor<2x1x4x4xi64>, tensor<2x3x4x4xf32>, tensor<2x3x4x4xf32>, tensor<2x3x4x4xf32>, tensor<2x3x4x4xf32>, tensor<2x3x4x4xf32>, tensor<i64>, tensor<2x2x8x8xf32>
 }
+
+// -----
+
+// A transfer between the host's memory and a target's round-trips.
+// CHECK-LABEL: func.func @transfer
+// CHECK: dlc.transfer %{{.*}} {destination = "snowflake", source = "host"} : tensor<4xf32>
+func.func @transfer(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = dlc.transfer %x {source = "host", destination = "snowflake"} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -306,6 +306,10 @@ const AttrRule *findRule(StringRef name) {
        isKind<DictionaryAttr>, "a dictionary"},
       {D::EliminatedCopiesAttrHelper::getNameStr(), OnOperation,
        isKind<ArrayAttr>, "an array"},
+      {D::FallbackAttrHelper::getNameStr(), OnOperation, isKind<StringAttr>,
+       "a string"},
+      {D::SegmentAttrHelper::getNameStr(), OnOperation, isKind<StringAttr>,
+       "a string"},
   };
   for (const AttrRule &rule : rules)
     if (rule.name == name)

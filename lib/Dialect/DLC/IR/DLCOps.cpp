@@ -38,15 +38,19 @@ void DLCDialect::initialize() {
 }
 
 std::string dlc::getNodeName(Operation *op) {
-  std::string name = getNodeName(op->getLoc());
+  return getNodeNameOrPosition(op->getLoc());
+}
+
+std::string dlc::getNodeNameOrPosition(Location loc) {
+  std::string name = getNodeName(loc);
   if (!name.empty())
     return name;
   llvm::raw_string_ostream os(name);
-  if (auto file = dyn_cast<FileLineColLoc>(op->getLoc()))
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
     os << file.getFilename().getValue() << ":" << file.getLine() << ":"
        << file.getColumn();
   else
-    op->getLoc().print(os);
+    loc.print(os);
   return name;
 }
 
@@ -331,6 +335,14 @@ LogicalResult ShapeOp::inferReturnTypes(MLIRContext *context,
                                        adaptor.getStart(), adaptor.getEnd());
   types.push_back(
       RankedTensorType::get({end - start}, IntegerType::get(context, 64)));
+  return success();
+}
+
+LogicalResult TransferOp::verify() {
+  if (getSource().empty() || getDestination().empty())
+    return emitOpError("needs the names of both targets");
+  if (getSource() == getDestination())
+    return emitOpError("moves a tensor from '") << getSource() << "' to itself";
   return success();
 }
 

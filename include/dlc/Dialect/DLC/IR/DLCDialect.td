@@ -56,7 +56,13 @@ def DLC_Dialect : Dialect {
     // func.func: the bank-layout summary (mode, relayout count and bytes).
     "::mlir::DictionaryAttr":$bank_layout,
     // func.func: the copies dlc-data-movement-elimination removed.
-    "::mlir::ArrayAttr":$eliminated_copies
+    "::mlir::ArrayAttr":$eliminated_copies,
+    // Op of the entry: why it runs on the host and not on the target
+    // (dlc-partition-for-target sets it; a user may set it to force one).
+    "::mlir::StringAttr":$fallback,
+    // func.func: the target a segment of a partitioned model runs on; on
+    // the entry, the target the model was partitioned for.
+    "::mlir::StringAttr":$segment
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

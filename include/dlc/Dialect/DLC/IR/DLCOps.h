@@ -52,6 +52,8 @@ std::string getNodeOpType(mlir::Location loc);
 /// `file:line:col`, else the printed location (the names diagnostics,
 /// reports and `dlc.eliminated_copies` use).
 std::string getNodeName(mlir::Operation *op);
+/// The same for a location (a diagnostic's).
+std::string getNodeNameOrPosition(mlir::Location loc);
 
 /// Numpy broadcast of two static shapes; failure if incompatible.
 mlir::FailureOr<llvm::SmallVector<int64_t>>

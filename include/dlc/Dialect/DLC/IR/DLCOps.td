@@ -148,6 +148,28 @@ def DLC_DropoutOp : DLC_Op<"dropout", [SameOperandsAndResultType]> {
   let hasFolder = 1;
 }
 
+def DLC_TransferOp : DLC_Op<"transfer", [Pure, SameOperandsAndResultType]> {
+  let summary = "a tensor moved between the host and an accelerator";
+  let description = [{
+    The value of `input`, moved from the memory of target `source` to that
+    of target `destination` (a target name, `host` included). Only a model
+    partitioned by `dlc-partition-for-target` has transfers, between the
+    calls of its segments: each is one copy of the whole tensor, which the
+    partitioned executor performs and counts in the report (`fallback` in
+    the summary).
+
+    ```mlir
+    %t = dlc.transfer %x {source = "host", destination = "snowflake"}
+        : tensor<1x3x8x8xf32>
+    ```
+  }];
+  let arguments = (ins DLC_AnyTensor:$input, StrAttr:$source,
+                   StrAttr:$destination);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise
 //===----------------------------------------------------------------------===//
