@@ -46,10 +46,11 @@ LogicalResult runCapturingErrors(const Target &target, ModuleOp module,
   return runTargetPipeline(target, module, options, memoryReport);
 }
 
-/// Lets the ops of `module`'s entry that an error names fall back, with the
-/// error as the reason; when it names none of `candidates` (the node names
-/// of the segment that failed), all of them. False when no op is newly
-/// marked: the error is not one fallback cures.
+/// Lets the op of `module`'s entry that the first error names fall back,
+/// with the error as the reason, if it is one of `candidates` (the node
+/// names of the segment that failed). False when no op is newly marked: an
+/// error about no node (the machine description, the model's interface) is
+/// not one fallback cures.
 bool markFallback(ModuleOp module, const Target &target,
                   const CapturedErrors &captured,
                   const llvm::StringSet<> &candidates) {
@@ -89,8 +90,7 @@ bool markFallback(ModuleOp module, const Target &target,
     }
     return marked;
   };
-  return mark([&](llvm::StringRef name) { return name == named; }) ||
-         mark([](llvm::StringRef) { return true; });
+  return mark([&](llvm::StringRef name) { return name == named; });
 }
 
 llvm::StringSet<> getNodeNames(ModuleOp module) {
@@ -158,6 +158,10 @@ FailureOr<CompiledModule> dlc::driver::compileWithFallback(
   buildDLCCleanupPipeline(cleanup);
   if (failed(cleanup.run(*module)))
     return failure();
+  // The host's segments run on the host's machine, not on the one the
+  // options describe.
+  DriverOptions hostOptions = options;
+  hostOptions.hardware.clear();
   while (true) {
     OwningOpRef<ModuleOp> attempt = module->clone();
     FailureOr<bool> partitioned = partitionForTarget(*attempt, target);
@@ -186,6 +190,8 @@ FailureOr<CompiledModule> dlc::driver::compileWithFallback(
       if (!segment.target)
         return function.emitError("a segment for an unknown target");
       segment.module = extractSegment(*attempt, function);
+      // The pipeline lowers the ops away; the names are needed after it.
+      llvm::StringSet<> nodeNames = getNodeNames(*segment.module);
       FailureOr<ModelCost> segmentCost = computeCleanedUpCost(*segment.module);
       FailureOr<EntrySignature> signature = getModelSignature(*segment.module);
       if (failed(segmentCost) || failed(signature))
@@ -204,13 +210,12 @@ FailureOr<CompiledModule> dlc::driver::compileWithFallback(
       }
       std::string segmentReport = inDirectory(directory, layout.kMemoryReport);
       if (segment.target->getName() == kFallbackTargetName) {
-        if (failed(runTargetPipeline(*segment.target, *segment.module, options,
-                                     segmentReport)))
+        if (failed(runTargetPipeline(*segment.target, *segment.module,
+                                     hostOptions, segmentReport)))
           return failure();
       } else if (failed(runCapturingErrors(*segment.target, *segment.module,
                                            options, segmentReport, captured))) {
-        if (!markFallback(*module, target, captured,
-                          getNodeNames(*segment.module))) {
+        if (!markFallback(*module, target, captured, nodeNames)) {
           captured.emit();
           return failure();
         }

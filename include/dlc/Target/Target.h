@@ -74,8 +74,9 @@ public:
   }
 
   /// Why this target does not run `op`, an op of an imported model's entry
-  /// (its element types, its kind), or nothing when it may: such ops run on
-  /// the host (dlc-partition-for-target). What the target's pipeline rejects
+  /// (its element types, its kind; constants only when the model returns
+  /// them), or nothing when it may: such ops run on the host
+  /// (dlc-partition-for-target). What the target's pipeline rejects
   /// beyond this falls back too, once the pipeline has said so; this hook
   /// only saves that attempt and gives the clearer reason.
   virtual std::optional<std::string>

@@ -205,6 +205,11 @@ public:
         }))
       return "a tensor of type " + *type +
              ": the accelerator computes on float32 tensors of rank 1 to 4";
+    // The partitioning asks about constants only when the model returns
+    // them; the accelerator writes only what its layers compute.
+    if (isa<ConstantOp>(op))
+      return std::string("a constant output of the model: the accelerator "
+                         "writes only what its layers compute");
     if (!snowflake::hasLayerFor(op))
       return "'" + op->getName().getStringRef().str() +
              "' has no layer on the accelerator";
