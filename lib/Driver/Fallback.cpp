@@ -47,10 +47,10 @@ LogicalResult runCapturingErrors(const Target &target, ModuleOp module,
 }
 
 /// Lets the op of `module`'s entry that the first error names fall back,
-/// with the error as the reason, if it is one of `candidates` (the node
-/// names of the segment that failed). False when no op is newly marked: an
-/// error about no node (the machine description, the model's interface) is
-/// not one fallback cures.
+/// with the error as the reason, or every op of `candidates` (the node names
+/// of the segment that failed) when it names none of them. False when no op
+/// is newly marked. Errors of the machine description are found before
+/// (checkHardware): they are not the nodes' to cure.
 bool markFallback(ModuleOp module, const Target &target,
                   const CapturedErrors &captured,
                   const llvm::StringSet<> &candidates) {
@@ -90,7 +90,26 @@ bool markFallback(ModuleOp module, const Target &target,
     }
     return marked;
   };
-  return mark([&](llvm::StringRef name) { return name == named; });
+  // An error about none of the segment's nodes (an op the lowering made
+  // without a node's location): the whole segment.
+  return mark([&](llvm::StringRef name) { return name == named; }) ||
+         (!candidates.contains(named) &&
+          mark([](llvm::StringRef) { return true; }));
+}
+
+/// The machine description the options give (--hw) is valid for the
+/// target: a wrong one is the user's error, not a node's to fall back.
+LogicalResult checkHardware(const Target &target, ModuleOp module,
+                            const DriverOptions &options) {
+  OwningOpRef<ModuleOp> probe = ModuleOp::create(module.getLoc());
+  PassManager pm(module.getContext());
+  PipelineOptions pipelineOptions;
+  pipelineOptions.hardware = options.hardware;
+  target.addHardwarePasses(pm, pipelineOptions);
+  if (failed(pm.run(*probe)))
+    return failure();
+  return target.verifyHardware(HardwareAttr::lookup(*probe),
+                               [&] { return emitError(module.getLoc()); });
 }
 
 llvm::StringSet<> getNodeNames(ModuleOp module) {
@@ -157,6 +176,8 @@ FailureOr<CompiledModule> dlc::driver::compileWithFallback(
   PassManager cleanup(module->getContext());
   buildDLCCleanupPipeline(cleanup);
   if (failed(cleanup.run(*module)))
+    return failure();
+  if (failed(checkHardware(target, *module, options)))
     return failure();
   // The host's segments run on the host's machine, not on the one the
   // options describe.

@@ -96,14 +96,32 @@ public:
 
   /// Adds the passes that take an imported dlc module to this target's
   /// lowest IR (what serialize and load consume). The pipeline starts with
-  /// `addAttachHardware`.
+  /// `addHardwarePasses`.
   virtual void buildPipeline(mlir::OpPassManager &pm,
                              const PipelineOptions &options) const = 0;
 
   /// Adds `dlc-attach-hardware` with this target's defaults and the
-  /// options' overrides: the first pass of every buildPipeline.
+  /// options' overrides.
   void addAttachHardware(mlir::OpPassManager &pm,
                          const PipelineOptions &options) const;
+
+  /// The first passes of every buildPipeline: the machine description the
+  /// options give, attached and checked (by default addAttachHardware;
+  /// a target with presets expands them here). The driver runs them alone
+  /// first, so that a wrong description is an error of the command line and
+  /// not a reason for nodes to fall back.
+  virtual void addHardwarePasses(mlir::OpPassManager &pm,
+                                 const PipelineOptions &options) const {
+    addAttachHardware(pm, options);
+  }
+
+  /// Checks the target's parameters of an attached description (what
+  /// addHardwarePasses attached), emitting through `emitError`.
+  virtual mlir::LogicalResult verifyHardware(
+      HardwareAttr hardware,
+      llvm::function_ref<mlir::InFlightDiagnostic()> emitError) const {
+    return mlir::success();
+  }
 
   /// Writes the artifacts of `dlc compile` for a module that went through
   /// buildPipeline into `outputDir` (which exists), with their manifest

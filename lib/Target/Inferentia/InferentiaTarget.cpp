@@ -228,14 +228,19 @@ public:
     return getHardware(context, Machine());
   }
 
-  void buildPipeline(OpPassManager &pm,
-                     const PipelineOptions &options) const override {
+  void addHardwarePasses(OpPassManager &pm,
+                         const PipelineOptions &options) const override {
     PipelineOptions attach;
     std::string unknownPreset;
     attach.hardware = expandOverrides(options.hardware, unknownPreset);
     if (!unknownPreset.empty())
       pm.addPass(std::make_unique<UnknownPresetPass>(unknownPreset));
     addAttachHardware(pm, attach);
+  }
+
+  void buildPipeline(OpPassManager &pm,
+                     const PipelineOptions &options) const override {
+    addHardwarePasses(pm, options);
     pm.addPass(createRecordEntrySignature());
     buildDLCToAffinePipeline(pm);
     if (options.eliminateCopies)

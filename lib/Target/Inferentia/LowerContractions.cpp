@@ -141,6 +141,18 @@ void Lowering::planEvacuations() {
          nest.description->kind != NestClass::Contraction) ||
         stored.kind != BodyValue::Kind::Op || !isa<arith::AddFOp>(stored.op))
       continue;
+    // Only a product of two tensors goes through the tensor engine and PSUM;
+    // a sum scaled by a constant (a splat weight folded away) is lowered as
+    // a reduction, which needs its output buffer.
+    bool productOfTensors = llvm::any_of(stored.operands, [&](int v) {
+      const BodyValue &term = nest.values[v];
+      return term.kind == BodyValue::Kind::Op && isa<arith::MulFOp>(term.op) &&
+             llvm::all_of(term.operands, [&](int f) {
+               return nest.values[f].kind == BodyValue::Kind::Read;
+             });
+    });
+    if (!productOfTensors)
+      continue;
     Value out = nest.store.root;
     ArrayRef<int64_t> shape = roots[out].type.getShape();
     if (roots[out].role != Role::Intermediate ||

@@ -119,6 +119,12 @@ public:
     return std::nullopt;
   }
 
+  LogicalResult
+  verifyHardware(HardwareAttr hardware,
+                 function_ref<InFlightDiagnostic()> emitError) const override {
+    return sunway::SunwayHardware::get(hardware).verify(emitError);
+  }
+
   Tolerance getDefaultTolerance(HardwareAttr) const override {
     return {1e-3, 1e-4};
   }
