@@ -49,9 +49,10 @@ CALIBRATION_BATCHES = 2
 CALIBRATION_BATCH_SIZE = 4
 
 
-def calibrate_batch_norm(model, generator):
+def calibrate_batch_norm(model, generator, input_shape=INPUT_SHAPE[1:]):
     """Sets every BatchNorm's running statistics to the cumulative average
-    over a few random batches (momentum None), in training mode."""
+    over a few random batches of `input_shape` images (momentum None), in
+    training mode."""
     batch_norms = [m for m in model.modules()
                    if isinstance(m, torch.nn.modules.batchnorm._BatchNorm)]
     if not batch_norms:
@@ -66,7 +67,7 @@ def calibrate_batch_norm(model, generator):
     model.train()
     with torch.no_grad():
         for _ in range(CALIBRATION_BATCHES):
-            model(torch.randn(CALIBRATION_BATCH_SIZE, *INPUT_SHAPE[1:],
+            model(torch.randn(CALIBRATION_BATCH_SIZE, *input_shape,
                               generator=generator))
 
 

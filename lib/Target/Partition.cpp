@@ -454,6 +454,12 @@ TargetReport dlc::mergeSegmentReports(const PartitionPlan &plan,
       LayerFigures converted = layer;
       converted.cycles = layer.cycles * scale;
       converted.extra["on"] = side;
+      if (onHost) {
+        // The host's memory is not the accelerator's DRAM.
+        converted.extra["host_read_bytes"] = layer.dramReadBytes;
+        converted.extra["host_write_bytes"] = layer.dramWriteBytes;
+        converted.dramReadBytes = converted.dramWriteBytes = 0;
+      }
       segmentCycles += converted.cycles;
       merged.layers.push_back(std::move(converted));
     }
