@@ -14,6 +14,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace dlc {
@@ -215,14 +216,20 @@ FailureOr<bool> dlc::partitionForTarget(ModuleOp module, const Target &target) {
         FunctionType::get(context, inputTypes, outputTypes));
     function.setPrivate();
     SegmentAttr(context).setAttr(function, StringAttr::get(context, side));
+    // Names unique within the segment (one node may make several tensors
+    // that cross, such as QLinearConv's dequantized operands).
+    llvm::StringSet<> inputNames, outputNames;
+    auto uniqueName = [&](Value value, llvm::StringSet<> &taken) {
+      std::string base = getTensorName(value, entry), name = base;
+      for (int suffix = 1; !taken.insert(name).second; ++suffix)
+        name = base + "#" + std::to_string(suffix);
+      return StringAttr::get(context, name);
+    };
     for (auto [index, input] : llvm::enumerate(inputs))
-      function.setArgAttr(
-          index, kONNXNameAttr,
-          StringAttr::get(context, getTensorName(input, entry)));
+      function.setArgAttr(index, kONNXNameAttr, uniqueName(input, inputNames));
     for (auto [index, output] : llvm::enumerate(outputs))
-      function.setResultAttr(
-          index, kONNXNameAttr,
-          StringAttr::get(context, getTensorName(output, entry)));
+      function.setResultAttr(index, kONNXNameAttr,
+                             uniqueName(output, outputNames));
 
     Block *segmentBody = function.addEntryBlock();
     OpBuilder segmentBuilder = OpBuilder::atBlockEnd(segmentBody);

@@ -45,7 +45,8 @@ OPERATORS = frozenset(
     ArgMax ArgMin Size LayerNormalization InstanceNormalization
     MeanVarianceNormalization ConstantOfShape CastLike Trilu Hardmax
     DepthToSpace SpaceToDepth EyeLike ConvTranspose Resize Upsample
-    GatherElements
+    GatherElements QuantizeLinear DequantizeLinear QLinearConv QLinearMatMul
+    ConvInteger MatMulInteger DynamicQuantizeLinear
     """.split()
 )
 

@@ -678,6 +678,67 @@ struct CastLowering : DLCLoweringPattern<CastOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Quantization
+//===----------------------------------------------------------------------===//
+
+/// QuantizeLinear as ONNX's reference computes it, in float32:
+/// rint(x / scale) + zero_point, clipped to the 8-bit type's range.
+struct QuantizeLinearLowering : DLCLoweringPattern<QuantizeLinearOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(QuantizeLinearOp op, QuantizeLinearOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    Type input = op.getInput().getType().getElementType();
+    Type quantized = op.getResult().getType().getElementType();
+    bool isUnsigned = isUnsignedElementType(quantized);
+    double lowest = isUnsigned ? 0 : -128, highest = isUnsigned ? 255 : 127;
+    Value result = buildElementwise(
+        rewriter, op.getLoc(),
+        ValueRange{operands.getInput(), operands.getScale(),
+                   operands.getZeroPoint()},
+        op.getResult().getType(),
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Type f32 = b.getF32Type();
+          Value x = castScalar(b, loc, args[0], input, f32);
+          Value scaled = math::RoundEvenOp::create(
+              b, loc, arith::DivFOp::create(b, loc, x, args[1]));
+          Value shifted = arith::AddFOp::create(
+              b, loc, scaled, castScalar(b, loc, args[2], quantized, f32));
+          Value clipped = arith::MinimumFOp::create(
+              b, loc,
+              arith::MaximumFOp::create(b, loc, shifted,
+                                        createScalar(b, loc, f32, lowest)),
+              createScalar(b, loc, f32, highest));
+          return castScalar(b, loc, clipped, f32, quantized);
+        });
+    return SmallVector<Value>{result};
+  }
+};
+
+/// DequantizeLinear: (float(x) - float(zero_point)) * scale.
+struct DequantizeLinearLowering : DLCLoweringPattern<DequantizeLinearOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(DequantizeLinearOp op, DequantizeLinearOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    Type quantized = op.getInput().getType().getElementType();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(),
+        ValueRange{operands.getInput(), operands.getScale(),
+                   operands.getZeroPoint()},
+        op.getResult().getType(),
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Type f32 = b.getF32Type();
+          Value shifted = arith::SubFOp::create(
+              b, loc, castScalar(b, loc, args[0], quantized, f32),
+              castScalar(b, loc, args[2], quantized, f32));
+          return arith::MulFOp::create(b, loc, shifted, args[1]);
+        });
+    return SmallVector<Value>{result};
+  }
+};
+
 } // namespace
 
 void populateElementwisePatterns(RewritePatternSet &patterns) {
@@ -697,6 +758,8 @@ void populateElementwisePatterns(RewritePatternSet &patterns) {
       UnaryLowering<CoshOp>, UnaryLowering<AsinhOp>, UnaryLowering<AcoshOp>,
       UnaryLowering<AtanhOp>, UnaryLowering<NotOp>, UnaryLowering<IsNaNOp>,
       UnaryLowering<IsInfOp>>(patterns.getContext());
+  patterns.add<QuantizeLinearLowering, DequantizeLinearLowering>(
+      patterns.getContext());
   patterns.add<
       BinaryLowering<AddOp>, BinaryLowering<SubOp>, BinaryLowering<MulOp>,
       BinaryLowering<DivOp>, BinaryLowering<PowOp>, BinaryLowering<MaxOp>,

@@ -86,6 +86,115 @@ static LogicalResult importBitShift(NodeImporter &n) {
              {b.getNamedAttr("left", b.getBoolAttr(direction == "LEFT"))}));
 }
 
+/// A QuantizeLinear or DequantizeLinear of `input` with `scale` and
+/// `zeroPoint` (null: 0 of the quantized type, ui8 when quantizing, as ONNX
+/// says); a 1-D scale and zero point along `axis` are reshaped to broadcast
+/// along it.
+template <typename OpTy>
+static FailureOr<Value> buildQuantization(NodeImporter &n, Value input,
+                                          Value scale, Value zeroPoint,
+                                          int64_t axis) {
+  constexpr bool quantize = std::is_same_v<OpTy, QuantizeLinearOp>;
+  Builder &b = n.getBuilder();
+  if (!zeroPoint) {
+    Type quantized = quantize ? b.getIntegerType(8, /*isSigned=*/false)
+                              : getType(input).getElementType();
+    zeroPoint = n.createConstant(DenseElementsAttr::get(
+        RankedTensorType::get({}, quantized),
+        APInt(quantized.getIntOrFloatBitWidth(), 0)));
+  }
+  int64_t rank = getType(input).getRank();
+  RankedTensorType scaleType = getType(scale);
+  if (scaleType.getRank() == 1 && scaleType.getDimSize(0) != 1) {
+    FailureOr<int64_t> normalized = n.normalizeAxis(axis, rank);
+    if (failed(normalized))
+      return failure();
+    SmallVector<int64_t> shape(rank - *normalized, 1);
+    shape[0] = scaleType.getDimSize(0);
+    FailureOr<Value> reshapedScale = n.createReshape(scale, shape);
+    FailureOr<Value> reshapedZero =
+        getType(zeroPoint).getRank() == 1 ? n.createReshape(zeroPoint, shape)
+                                          : FailureOr<Value>(zeroPoint);
+    if (failed(reshapedScale) || failed(reshapedZero))
+      return failure();
+    scale = *reshapedScale;
+    zeroPoint = *reshapedZero;
+  } else if (scaleType.getRank() > 1) {
+    return n.emitError() << "needs a scalar or 1-D scale, not " << scaleType;
+  }
+  return n.create<OpTy>({input, scale, zeroPoint});
+}
+
+template <typename OpTy>
+static LogicalResult importQuantization(NodeImporter &n) {
+  Value input = n.getInput(0), scale = n.getInput(1);
+  if (!input || !scale)
+    return failure();
+  Value zeroPoint = n.getOptionalInput(2);
+  if (n.hasInput(2) && !zeroPoint)
+    return failure();
+  return setResult(n, buildQuantization<OpTy>(n, input, scale, zeroPoint,
+                                              n.getIntAttr("axis", 1)));
+}
+
+/// DynamicQuantizeLinear as ONNX defines it: the range of the input
+/// widened to include 0 mapped onto [0, 255]; outputs y, y_scale and
+/// y_zero_point.
+static LogicalResult importDynamicQuantizeLinear(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  Builder &b = n.getBuilder();
+  RankedTensorType scalar = RankedTensorType::get({}, b.getF32Type());
+  auto constant = [&](float value) {
+    return n.createConstant(DenseElementsAttr::get(scalar, value));
+  };
+  SmallVector<int64_t> axes =
+      llvm::to_vector(llvm::seq<int64_t>(0, getType(input).getRank()));
+  SmallVector<NamedAttribute> reduceAll = {
+      b.getNamedAttr("axes", b.getDenseI64ArrayAttr(axes)),
+      b.getNamedAttr("keepdims", b.getBoolAttr(false))};
+  Value zero = constant(0);
+  FailureOr<Value> lowest = n.create<ReduceMinOp>({input}, reduceAll);
+  FailureOr<Value> highest = n.create<ReduceMaxOp>({input}, reduceAll);
+  if (failed(lowest) || failed(highest))
+    return failure();
+  lowest = n.create<MinOp>({*lowest, zero});
+  highest = n.create<MaxOp>({*highest, zero});
+  if (failed(lowest) || failed(highest))
+    return failure();
+  FailureOr<Value> range = n.create<SubOp>({*highest, *lowest});
+  if (failed(range))
+    return failure();
+  FailureOr<Value> scale = n.create<DivOp>({*range, constant(255)});
+  if (failed(scale))
+    return failure();
+  FailureOr<Value> shift = n.create<DivOp>({*lowest, *scale});
+  if (failed(shift))
+    return failure();
+  FailureOr<Value> zeroPoint = n.create<SubOp>({zero, *shift});
+  if (failed(zeroPoint))
+    return failure();
+  zeroPoint = n.create<ClipOp>(scalar, {*zeroPoint},
+                               {b.getNamedAttr("min", b.getF64FloatAttr(0)),
+                                b.getNamedAttr("max", b.getF64FloatAttr(255))});
+  if (failed(zeroPoint))
+    return failure();
+  zeroPoint = n.create<RoundOp>(scalar, {*zeroPoint});
+  if (failed(zeroPoint))
+    return failure();
+  zeroPoint = n.create<CastOp>(
+      scalar.clone(b.getIntegerType(8, /*isSigned=*/false)), {*zeroPoint});
+  if (failed(zeroPoint))
+    return failure();
+  if (failed(setResult(n, n.create<QuantizeLinearOp>(
+                              {input, *scale, *zeroPoint}))))
+    return failure();
+  n.setResult(1, *scale);
+  n.setResult(2, *zeroPoint);
+  return success();
+}
+
 static LogicalResult importWhere(NodeImporter &n) {
   FailureOr<SmallVector<Value>> inputs = n.getInputs();
   if (failed(inputs))
@@ -336,8 +445,8 @@ resolvePads(NodeImporter &n, ArrayRef<int64_t> inputSpatial,
 }
 
 /// The input of a windowed op, checked to be N x C x spatial (1-D to 3-D).
-static Value getWindowedInput(NodeImporter &n) {
-  Value input = n.getInput(0);
+static Value getWindowedInput(NodeImporter &n, unsigned index = 0) {
+  Value input = n.getInput(index);
   if (!input)
     return {};
   int64_t rank = getType(input).getRank();
@@ -356,14 +465,19 @@ struct ConvOperands {
   SmallVector<int64_t> kernel, strides, dilations;
 };
 
-static FailureOr<ConvOperands> readConvOperands(NodeImporter &n) {
+/// `input`, `filter` and `bias` (optional) are the node's inputs of those
+/// indices (QLinearConv's are not 0, 1, 2).
+static FailureOr<ConvOperands> readConvOperands(NodeImporter &n,
+                                                unsigned input = 0,
+                                                unsigned filter = 1,
+                                                unsigned bias = 2) {
   ConvOperands conv;
-  conv.input = getWindowedInput(n);
-  conv.filter = n.getInput(1);
+  conv.input = getWindowedInput(n, input);
+  conv.filter = n.getInput(filter);
   if (!conv.input || !conv.filter)
     return failure();
-  conv.bias = n.getOptionalInput(2);
-  if (n.hasInput(2) && !conv.bias)
+  conv.bias = n.getOptionalInput(bias);
+  if (n.hasInput(bias) && !conv.bias)
     return failure();
   RankedTensorType inputType = getType(conv.input);
   RankedTensorType filterType = getType(conv.filter);
@@ -463,11 +577,9 @@ static LogicalResult importConvTranspose(NodeImporter &n) {
                              b.getI64IntegerAttr(n.getIntAttr("group", 1)))}));
 }
 
-static LogicalResult importConv(NodeImporter &n) {
-  FailureOr<ConvOperands> conv = readConvOperands(n);
-  if (failed(conv))
-    return failure();
-  auto &[input, filter, bias, kernel, strides, dilations] = *conv;
+/// A dlc.conv of `conv` with the node's pads and group.
+static FailureOr<Value> buildConv(NodeImporter &n, const ConvOperands &conv) {
+  auto &[input, filter, bias, kernel, strides, dilations] = conv;
   FailureOr<SmallVector<int64_t>> pads = resolvePads(
       n, getType(input).getShape().drop_front(2), kernel, strides, dilations);
   if (failed(pads))
@@ -476,14 +588,144 @@ static LogicalResult importConv(NodeImporter &n) {
   SmallVector<Value> operands = {input, filter};
   if (bias)
     operands.push_back(bias);
-  return setResult(
-      n, n.create<ConvOp>(
-             operands,
-             {b.getNamedAttr("strides", b.getDenseI64ArrayAttr(strides)),
-              b.getNamedAttr("dilations", b.getDenseI64ArrayAttr(dilations)),
-              b.getNamedAttr("pads", b.getDenseI64ArrayAttr(*pads)),
-              b.getNamedAttr("group",
-                             b.getI64IntegerAttr(n.getIntAttr("group", 1)))}));
+  return n.create<ConvOp>(
+      operands,
+      {b.getNamedAttr("strides", b.getDenseI64ArrayAttr(strides)),
+       b.getNamedAttr("dilations", b.getDenseI64ArrayAttr(dilations)),
+       b.getNamedAttr("pads", b.getDenseI64ArrayAttr(*pads)),
+       b.getNamedAttr("group", b.getI64IntegerAttr(n.getIntAttr("group", 1)))});
+}
+
+static LogicalResult importConv(NodeImporter &n) {
+  FailureOr<ConvOperands> conv = readConvOperands(n);
+  if (failed(conv))
+    return failure();
+  return setResult(n, buildConv(n, *conv));
+}
+
+/// `value` as f64, minus `zeroPoint` (optional) when given: the exact
+/// integer operand of ConvInteger and MatMulInteger (products of 8-bit
+/// values summed in f64 stay exact far beyond any real reduction length).
+static FailureOr<Value> shiftedToF64(NodeImporter &n, Value value,
+                                     Value zeroPoint) {
+  auto toF64 = [&](Value v) {
+    return n.create<CastOp>(getType(v).clone(n.getBuilder().getF64Type()),
+                            {v});
+  };
+  FailureOr<Value> wide = toF64(value);
+  if (failed(wide) || !zeroPoint)
+    return wide;
+  FailureOr<Value> zero = toF64(zeroPoint);
+  if (failed(zero))
+    return failure();
+  return n.create<SubOp>({*wide, *zero});
+}
+
+/// ConvInteger and MatMulInteger: the operation on the operands minus their
+/// zero points, exactly (in f64), as i32.
+static LogicalResult importIntegerContraction(NodeImporter &n, bool conv) {
+  FailureOr<ConvOperands> operands =
+      conv ? readConvOperands(n, 0, 1, /*no bias=*/~0u) : ConvOperands();
+  if (conv && failed(operands))
+    return failure();
+  Value lhs = conv ? operands->input : n.getInput(0);
+  Value rhs = conv ? operands->filter : n.getInput(1);
+  if (!lhs || !rhs)
+    return failure();
+  Value lhsZero = n.getOptionalInput(2), rhsZero = n.getOptionalInput(3);
+  if ((n.hasInput(2) && !lhsZero) || (n.hasInput(3) && !rhsZero))
+    return failure();
+  // MatMulInteger's zero points may be per row of A ([M]) and per column of
+  // B ([N]); ConvInteger's filter zero point per output channel ([M]).
+  if (lhsZero && getType(lhsZero).getRank() == 1 && !conv &&
+      getType(lhsZero).getDimSize(0) != 1) {
+    FailureOr<Value> column =
+        n.createReshape(lhsZero, {getType(lhsZero).getDimSize(0), 1});
+    if (failed(column))
+      return failure();
+    lhsZero = *column;
+  }
+  if (rhsZero && conv && getType(rhsZero).getRank() == 1 &&
+      getType(rhsZero).getDimSize(0) != 1) {
+    SmallVector<int64_t> shape(getType(rhs).getRank(), 1);
+    shape[0] = getType(rhsZero).getDimSize(0);
+    FailureOr<Value> perChannel = n.createReshape(rhsZero, shape);
+    if (failed(perChannel))
+      return failure();
+    rhsZero = *perChannel;
+  }
+  FailureOr<Value> a = shiftedToF64(n, lhs, lhsZero);
+  FailureOr<Value> b = shiftedToF64(n, rhs, rhsZero);
+  if (failed(a) || failed(b))
+    return failure();
+  FailureOr<Value> product;
+  if (conv) {
+    operands->input = *a;
+    operands->filter = *b;
+    product = buildConv(n, *operands);
+  } else {
+    product = n.create<MatMulOp>({*a, *b});
+  }
+  if (failed(product))
+    return failure();
+  Type i32 = n.getBuilder().getI32Type();
+  return setResult(n, n.create<CastOp>(getType(*product).clone(i32),
+                                       {*product}));
+}
+
+/// A DequantizeLinear of node input `index` with the scale and zero point
+/// after it, per axis `axis` when the scale is 1-D.
+static FailureOr<Value> dequantizeInput(NodeImporter &n, unsigned index,
+                                        int64_t axis) {
+  Value input = n.getInput(index), scale = n.getInput(index + 1),
+        zeroPoint = n.getInput(index + 2);
+  if (!input || !scale || !zeroPoint)
+    return failure();
+  return buildQuantization<DequantizeLinearOp>(n, input, scale, zeroPoint,
+                                               axis);
+}
+
+/// QLinearConv and QLinearMatMul by their definition: the operands
+/// dequantized, the float operation, the result quantized (the filter's
+/// scale may be per output channel; QLinearConv's i32 bias is dequantized
+/// with scale x_scale * w_scale).
+static LogicalResult importQLinear(NodeImporter &n, bool conv) {
+  // Per-axis scales: the input's channels and the filter's output channels
+  // (QLinearConv), A's rows and B's columns (QLinearMatMul).
+  FailureOr<Value> lhs = dequantizeInput(n, 0, conv ? 1 : -2);
+  FailureOr<Value> rhs = dequantizeInput(n, 3, conv ? 0 : -1);
+  Value outScale = n.getInput(6), outZero = n.getInput(7);
+  if (failed(lhs) || failed(rhs) || !outScale || !outZero)
+    return failure();
+  FailureOr<Value> result;
+  if (conv) {
+    FailureOr<ConvOperands> operands = readConvOperands(n, 0, 3, 8);
+    if (failed(operands))
+      return failure();
+    operands->input = *lhs;
+    operands->filter = *rhs;
+    if (operands->bias) {
+      FailureOr<Value> biasScale =
+          n.create<MulOp>({n.getInput(1), n.getInput(4)});
+      if (failed(biasScale))
+        return failure();
+      Value zero = n.createConstant(DenseElementsAttr::get(
+          RankedTensorType::get({}, n.getBuilder().getI32Type()),
+          APInt(32, 0)));
+      FailureOr<Value> bias = buildQuantization<DequantizeLinearOp>(
+          n, operands->bias, *biasScale, zero, 0);
+      if (failed(bias))
+        return failure();
+      operands->bias = *bias;
+    }
+    result = buildConv(n, *operands);
+  } else {
+    result = n.create<MatMulOp>({*lhs, *rhs});
+  }
+  if (failed(result))
+    return failure();
+  return setResult(n, buildQuantization<QuantizeLinearOp>(
+                          n, *result, outScale, outZero, 1));
 }
 
 /// MaxPool and AveragePool share kernel, strides, pads and ceil_mode
@@ -1539,6 +1781,17 @@ OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("Xor", importBinary<XorOp>)
       .Case("Not", [](NodeImporter &n) { return importUnary<NotOp>(n); })
       .Case("Where", importWhere)
+      .Case("QuantizeLinear", importQuantization<QuantizeLinearOp>)
+      .Case("DequantizeLinear", importQuantization<DequantizeLinearOp>)
+      .Case("DynamicQuantizeLinear", importDynamicQuantizeLinear)
+      .Case("QLinearConv", [](NodeImporter &n) { return importQLinear(n, true); })
+      .Case("QLinearMatMul",
+            [](NodeImporter &n) { return importQLinear(n, false); })
+      .Case("ConvInteger",
+            [](NodeImporter &n) { return importIntegerContraction(n, true); })
+      .Case("MatMulInteger", [](NodeImporter &n) {
+        return importIntegerContraction(n, false);
+      })
       .Case("IsNaN", importClassify<IsNaNOp>)
       .Case("IsInf", importClassify<IsInfOp>)
       // Elementwise unary.

@@ -856,3 +856,30 @@ func.func @fallback_not_string(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = dlc.relu %x {dlc.fallback = 1 : i64} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// QuantizeLinear's zero point is an 8-bit integer.
+func.func @quantize_wide_zero(%x: tensor<4xf32>, %s: tensor<f32>, %z: tensor<i32>) -> tensor<4xi32> {
+  // expected-error @+1 {{needs an 8-bit zero point, not 'i32'}}
+  %0 = dlc.quantize_linear %x, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<i32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// The scale is f32.
+func.func @dequantize_f16_scale(%x: tensor<4xi8>, %s: tensor<f16>, %z: tensor<i8>) -> tensor<4xf16> {
+  // expected-error @+1 {{needs an f32 scale, not 'f16'}}
+  %0 = dlc.dequantize_linear %x, %s, %z : (tensor<4xi8>, tensor<f16>, tensor<i8>) -> tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+
+// -----
+
+// The zero point has the quantized tensor's type.
+func.func @dequantize_mixed(%x: tensor<4xui8>, %s: tensor<f32>, %z: tensor<i8>) -> tensor<4xf32> {
+  // expected-error @+1 {{quantizes to 'ui8' with a zero point of type 'i8'}}
+  %0 = dlc.dequantize_linear %x, %s, %z : (tensor<4xui8>, tensor<f32>, tensor<i8>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -318,3 +318,15 @@ func.func @transfer(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = dlc.transfer %x {source = "host", destination = "snowflake"} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// QuantizeLinear and DequantizeLinear round-trip with broadcasting operands.
+// CHECK-LABEL: func.func @quantization
+// CHECK: dlc.quantize_linear %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x2x3xf32>, tensor<2x1xf32>, tensor<2x1xui8>) -> tensor<1x2x3xui8>
+// CHECK: dlc.dequantize_linear %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x2x3xui8>, tensor<2x1xf32>, tensor<2x1xui8>) -> tensor<1x2x3xf32>
+func.func @quantization(%x: tensor<1x2x3xf32>, %s: tensor<2x1xf32>, %z: tensor<2x1xui8>) -> tensor<1x2x3xf32> {
+  %q = dlc.quantize_linear %x, %s, %z : (tensor<1x2x3xf32>, tensor<2x1xf32>, tensor<2x1xui8>) -> tensor<1x2x3xui8>
+  %d = dlc.dequantize_linear %q, %s, %z : (tensor<1x2x3xui8>, tensor<2x1xf32>, tensor<2x1xui8>) -> tensor<1x2x3xf32>
+  return %d : tensor<1x2x3xf32>
+}

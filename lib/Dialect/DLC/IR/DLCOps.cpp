@@ -338,6 +338,42 @@ LogicalResult ShapeOp::inferReturnTypes(MLIRContext *context,
   return success();
 }
 
+/// The checks QuantizeLinear and DequantizeLinear share: an f32 scale and
+/// an 8-bit zero point (or, dequantizing, an i32 one) of the quantized
+/// side's element type.
+static LogicalResult verifyQuantization(Operation *op, Type quantized,
+                                        Type scale, Type zeroPoint) {
+  if (!scale.isF32())
+    return op->emitOpError("needs an f32 scale, not ") << scale;
+  auto integer = dyn_cast<IntegerType>(zeroPoint);
+  bool dequantize = isa<DequantizeLinearOp>(op);
+  if (!integer || !(integer.getWidth() == 8 ||
+                    (dequantize && integer.getWidth() == 32 &&
+                     !integer.isUnsigned())))
+    return op->emitOpError("needs an 8-bit")
+           << (dequantize ? " or i32" : "") << " zero point, not "
+           << zeroPoint;
+  if (quantized != zeroPoint)
+    return op->emitOpError("quantizes to ")
+           << quantized << " with a zero point of type " << zeroPoint;
+  return success();
+}
+
+LogicalResult QuantizeLinearOp::verify() {
+  Type input = getInput().getType().getElementType();
+  if (!input.isF32() && !input.isSignlessInteger(32))
+    return emitOpError("quantizes f32 or i32, not ") << input;
+  return verifyQuantization(*this, getResult().getType().getElementType(),
+                            getScale().getType().getElementType(),
+                            getZeroPoint().getType().getElementType());
+}
+
+LogicalResult DequantizeLinearOp::verify() {
+  return verifyQuantization(*this, getInput().getType().getElementType(),
+                            getScale().getType().getElementType(),
+                            getZeroPoint().getType().getElementType());
+}
+
 LogicalResult TransferOp::verify() {
   if (getSource().empty() || getDestination().empty())
     return emitOpError("needs the names of both targets");

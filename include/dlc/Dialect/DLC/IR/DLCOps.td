@@ -321,6 +321,75 @@ def DLC_WhereOp : DLC_InferredOp<"where", [AllElementTypesMatch<["lhs", "rhs", "
   }];
 }
 
+def DLC_QuantizeLinearOp : DLC_InferredOp<"quantize_linear", []> {
+  let summary = "ONNX QuantizeLinear: saturate(round(input / scale) + "
+                "zero_point), with numpy broadcasting of all three";
+  let description = [{
+    Rounds halves to even and saturates to the range of the zero point's
+    8-bit type (ui8 or i8), whose element type the result has. ONNX's
+    per-axis form (1-D scale and zero point along `axis`) is imported with
+    both reshaped to broadcast along that axis, so this op has one form.
+
+    ```mlir
+    %q = dlc.quantize_linear %x, %scale, %zp
+        : (tensor<1x8x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x8x4x4xui8>
+    ```
+  }];
+  let arguments = (ins DLC_AnyTensor:$input, DLC_AnyTensor:$scale,
+                   DLC_AnyTensor:$zero_point);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $zero_point attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferBroadcastType(
+          location, {adaptor.getInput(), adaptor.getScale(),
+                     adaptor.getZeroPoint()},
+          ::mlir::cast<::mlir::RankedTensorType>(
+              adaptor.getZeroPoint().getType()).getElementType(),
+          types);
+    }
+  }];
+}
+
+def DLC_DequantizeLinearOp : DLC_InferredOp<"dequantize_linear", []> {
+  let summary = "ONNX DequantizeLinear: (input - zero_point) * scale in "
+                "float32, with numpy broadcasting of all three";
+  let description = [{
+    `input` and `zero_point` are 8-bit integers (ui8 or i8) or i32 of one
+    element type; `scale` is f32, the result's element type. Per-axis
+    scales are imported reshaped, as for `dlc.quantize_linear`.
+
+    ```mlir
+    %x = dlc.dequantize_linear %q, %scale, %zp
+        : (tensor<8x3x3x3xi8>, tensor<8x1x1x1xf32>, tensor<8x1x1x1xi8>) -> tensor<8x3x3x3xf32>
+    ```
+  }];
+  let arguments = (ins DLC_AnyTensor:$input, DLC_AnyTensor:$scale,
+                   DLC_AnyTensor:$zero_point);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $zero_point attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferBroadcastType(
+          location, {adaptor.getInput(), adaptor.getScale(),
+                     adaptor.getZeroPoint()},
+          ::mlir::cast<::mlir::RankedTensorType>(
+              adaptor.getScale().getType()).getElementType(),
+          types);
+    }
+  }];
+}
+
 // Unary ops: the result type is the operand type.
 class DLC_UnaryOp<string mnemonic, Type operandType, dag attrs = (ins),
                   list<Trait> traits = []>
