@@ -136,7 +136,8 @@ void printFallback(ModuleOp partitioned, llvm::raw_ostream &os) {
   for (const FallbackNode &node : plan->fallbackNodes)
     os << "fallback: node '" << node.name << "'"
        << (node.opType.empty() ? "" : " (" + node.opType + ")")
-       << " runs on the host: " << node.reason << "\n";
+       << (node.partly ? " runs partly on the host: " : " runs on the host: ")
+       << node.reason << "\n";
   int64_t hostSegments = llvm::count(plan->segmentTargets, kFallbackTargetName);
   os << llvm::formatv(
       "fallback: {0} node(s) on the host in {1} of {2} segments; {3} "

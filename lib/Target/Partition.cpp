@@ -330,12 +330,34 @@ static std::vector<FallbackNode> getFallbackNodes(ModuleOp module) {
   if (roots.empty())
     if (func::FuncOp entry = getEntryFunction(module))
       roots.push_back(entry);
+  // One entry per node (an ONNX node may be several dlc ops, such as
+  // QLinearConv's), its distinct reasons joined.
   for (Operation *root : roots)
     root->walk([&](Operation *op) {
-      if (StringAttr reason = FallbackAttr(module.getContext()).getAttr(op))
-        nodes.push_back(
-            {getNodeName(op), getNodeOpType(op->getLoc()), reason.str()});
+      StringAttr reason = FallbackAttr(module.getContext()).getAttr(op);
+      if (!reason)
+        return;
+      std::string name = getNodeName(op);
+      auto node = llvm::find_if(
+          nodes, [&](const FallbackNode &n) { return n.name == name; });
+      if (node == nodes.end()) {
+        nodes.push_back({name, getNodeOpType(op->getLoc()), reason.str()});
+        return;
+      }
+      SmallVector<StringRef> known;
+      StringRef(node->reason).split(known, "; ");
+      if (!llvm::is_contained(known, reason.getValue()))
+        node->reason += "; " + reason.str();
     });
+  // Nodes with ops on the target too (QLinearConv's convolution) run there
+  // in part.
+  for (func::FuncOp segment : segments)
+    if (getSegmentTarget(segment) != kFallbackTargetName)
+      segment.walk([&](Operation *op) {
+        std::string name = getNodeName(op);
+        for (FallbackNode &node : nodes)
+          node.partly |= node.name == name;
+      });
   return nodes;
 }
 
@@ -402,8 +424,10 @@ llvm::json::Object PartitionPlan::toJSON() const {
   int64_t hostSegments = llvm::count(segmentTargets, kFallbackTargetName);
   llvm::json::Array nodes;
   for (const FallbackNode &node : fallbackNodes)
-    nodes.push_back(llvm::json::Object{
-        {"name", node.name}, {"op", node.opType}, {"reason", node.reason}});
+    nodes.push_back(llvm::json::Object{{"name", node.name},
+                                       {"op", node.opType},
+                                       {"reason", node.reason},
+                                       {"partly", node.partly}});
   return llvm::json::Object{
       {"host_segments", hostSegments},
       {"target_segments",

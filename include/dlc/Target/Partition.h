@@ -51,6 +51,9 @@ mlir::OwningOpRef<mlir::ModuleOp> extractSegment(mlir::ModuleOp module,
 /// The ops of the entry that fell back, with their reasons.
 struct FallbackNode {
   std::string name, opType, reason;
+  /// Some of the node's ops run on the target (a QLinearConv's convolution
+  /// does, its quantization does not).
+  bool partly = false;
 };
 
 /// What the entry of a partitioned module does, as plain data (the

@@ -99,9 +99,9 @@ static FailureOr<Value> buildQuantization(NodeImporter &n, Value input,
   if (!zeroPoint) {
     Type quantized = quantize ? b.getIntegerType(8, /*isSigned=*/false)
                               : getType(input).getElementType();
-    zeroPoint = n.createConstant(DenseElementsAttr::get(
-        RankedTensorType::get({}, quantized),
-        APInt(quantized.getIntOrFloatBitWidth(), 0)));
+    zeroPoint = n.createConstant(
+        DenseElementsAttr::get(RankedTensorType::get({}, quantized),
+                               APInt(quantized.getIntOrFloatBitWidth(), 0)));
   }
   int64_t rank = getType(input).getRank();
   RankedTensorType scaleType = getType(scale);
@@ -112,9 +112,9 @@ static FailureOr<Value> buildQuantization(NodeImporter &n, Value input,
     SmallVector<int64_t> shape(rank - *normalized, 1);
     shape[0] = scaleType.getDimSize(0);
     FailureOr<Value> reshapedScale = n.createReshape(scale, shape);
-    FailureOr<Value> reshapedZero =
-        getType(zeroPoint).getRank() == 1 ? n.createReshape(zeroPoint, shape)
-                                          : FailureOr<Value>(zeroPoint);
+    FailureOr<Value> reshapedZero = getType(zeroPoint).getRank() == 1
+                                        ? n.createReshape(zeroPoint, shape)
+                                        : FailureOr<Value>(zeroPoint);
     if (failed(reshapedScale) || failed(reshapedZero))
       return failure();
     scale = *reshapedScale;
@@ -187,8 +187,8 @@ static LogicalResult importDynamicQuantizeLinear(NodeImporter &n) {
       scalar.clone(b.getIntegerType(8, /*isSigned=*/false)), {*zeroPoint});
   if (failed(zeroPoint))
     return failure();
-  if (failed(setResult(n, n.create<QuantizeLinearOp>(
-                              {input, *scale, *zeroPoint}))))
+  if (failed(setResult(
+          n, n.create<QuantizeLinearOp>({input, *scale, *zeroPoint}))))
     return failure();
   n.setResult(1, *scale);
   n.setResult(2, *zeroPoint);
@@ -609,8 +609,7 @@ static LogicalResult importConv(NodeImporter &n) {
 static FailureOr<Value> shiftedToF64(NodeImporter &n, Value value,
                                      Value zeroPoint) {
   auto toF64 = [&](Value v) {
-    return n.create<CastOp>(getType(v).clone(n.getBuilder().getF64Type()),
-                            {v});
+    return n.create<CastOp>(getType(v).clone(n.getBuilder().getF64Type()), {v});
   };
   FailureOr<Value> wide = toF64(value);
   if (failed(wide) || !zeroPoint)
@@ -669,8 +668,8 @@ static LogicalResult importIntegerContraction(NodeImporter &n, bool conv) {
   if (failed(product))
     return failure();
   Type i32 = n.getBuilder().getI32Type();
-  return setResult(n, n.create<CastOp>(getType(*product).clone(i32),
-                                       {*product}));
+  return setResult(n,
+                   n.create<CastOp>(getType(*product).clone(i32), {*product}));
 }
 
 /// A DequantizeLinear of node input `index` with the scale and zero point
@@ -724,8 +723,8 @@ static LogicalResult importQLinear(NodeImporter &n, bool conv) {
   }
   if (failed(result))
     return failure();
-  return setResult(n, buildQuantization<QuantizeLinearOp>(
-                          n, *result, outScale, outZero, 1));
+  return setResult(
+      n, buildQuantization<QuantizeLinearOp>(n, *result, outScale, outZero, 1));
 }
 
 /// MaxPool and AveragePool share kernel, strides, pads and ceil_mode
@@ -1784,14 +1783,14 @@ OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("QuantizeLinear", importQuantization<QuantizeLinearOp>)
       .Case("DequantizeLinear", importQuantization<DequantizeLinearOp>)
       .Case("DynamicQuantizeLinear", importDynamicQuantizeLinear)
-      .Case("QLinearConv", [](NodeImporter &n) { return importQLinear(n, true); })
+      .Case("QLinearConv",
+            [](NodeImporter &n) { return importQLinear(n, true); })
       .Case("QLinearMatMul",
             [](NodeImporter &n) { return importQLinear(n, false); })
       .Case("ConvInteger",
             [](NodeImporter &n) { return importIntegerContraction(n, true); })
-      .Case("MatMulInteger", [](NodeImporter &n) {
-        return importIntegerContraction(n, false);
-      })
+      .Case("MatMulInteger",
+            [](NodeImporter &n) { return importIntegerContraction(n, false); })
       .Case("IsNaN", importClassify<IsNaNOp>)
       .Case("IsInf", importClassify<IsInfOp>)
       // Elementwise unary.

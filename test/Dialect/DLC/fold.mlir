@@ -530,3 +530,31 @@ func.func @slice_of_slice_constant() -> tensor<2xi64> {
   %1 = dlc.slice %0 {starts = array<i64: 3>, ends = array<i64: -1>, steps = array<i64: -2>} : tensor<4xi64> -> tensor<2xi64>
   return %1 : tensor<2xi64>
 }
+
+// -----
+
+// DequantizeLinear of constants folds to the float32 values the host
+// computes: (q - zero point) * scale, per channel here.
+// CHECK-LABEL: func.func @fold_dequantize_per_channel
+// CHECK: %[[C:.*]] = dlc.constant dense<{{\[}}[-1.000000e+00, 0.000000e+00, 5.000000e-01], [7.500000e-01, 2.500000e-01, -2.500000e-01]]> : tensor<2x3xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @fold_dequantize_per_channel() -> tensor<2x3xf32> {
+  %q = dlc.constant dense<[[-2, 0, 1], [4, 2, 0]]> : tensor<2x3xi8>
+  %s = dlc.constant dense<[[0.5], [0.25]]> : tensor<2x1xf32>
+  %z = dlc.constant dense<[[0], [1]]> : tensor<2x1xi8>
+  %0 = dlc.dequantize_linear %q, %s, %z : (tensor<2x3xi8>, tensor<2x1xf32>, tensor<2x1xi8>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// An unsigned input: 255 is 255, not -1.
+// CHECK-LABEL: func.func @fold_dequantize_unsigned
+// CHECK: dlc.constant dense<[2.540000e+02, -1.000000e+00]> : tensor<2xf32>
+func.func @fold_dequantize_unsigned() -> tensor<2xf32> {
+  %q = dlc.constant dense<[255, 0]> : tensor<2xui8>
+  %s = dlc.constant dense<1.0> : tensor<f32>
+  %z = dlc.constant dense<1> : tensor<ui8>
+  %0 = dlc.dequantize_linear %q, %s, %z : (tensor<2xui8>, tensor<f32>, tensor<ui8>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

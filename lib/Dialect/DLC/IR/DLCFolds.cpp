@@ -380,6 +380,44 @@ static OpFoldResult foldBinary(Attribute lhsAttr, Attribute rhsAttr,
   return writeDense(result);
 }
 
+/// DequantizeLinear of constants (an int8 model's weights and biases): the
+/// float32 values the host lowering computes, element by element
+/// (float(x) - float(zero_point), then times the scale, each rounded to
+/// f32), so that a target sees float weights it can compile in.
+OpFoldResult DequantizeLinearOp::fold(FoldAdaptor adaptor) {
+  if (!adaptor.getInput() || !adaptor.getScale() || !adaptor.getZeroPoint())
+    return {};
+  std::optional<ConstantTensor> input = readConstant(adaptor.getInput());
+  std::optional<ConstantTensor> scale = readConstant(adaptor.getScale());
+  std::optional<ConstantTensor> zeroPoint =
+      readConstant(adaptor.getZeroPoint());
+  RankedTensorType resultType = getResult().getType();
+  if (!input || !scale || !zeroPoint ||
+      resultType.getNumElements() > kMaxFoldedElements)
+    return {};
+  auto sourcesOf = [&](const ConstantTensor &operand) {
+    ArrayRef<int64_t> shape = operand.type.getShape();
+    SmallVector<int64_t> strides = getStrides(shape);
+    return mapSources(resultType, [&](ArrayRef<int64_t> index) {
+      return operand.splat ? 0 : getBroadcastSource(index, shape, strides);
+    });
+  };
+  SmallVector<int64_t> inputSources = sourcesOf(*input),
+                       scaleSources = sourcesOf(*scale),
+                       zeroSources = sourcesOf(*zeroPoint);
+  auto f32 = cast<FloatType>(resultType.getElementType());
+  ConstantTensor result(resultType, /*splat=*/false);
+  for (auto [i, s, z] :
+       llvm::zip_equal(inputSources, scaleSources, zeroSources)) {
+    double shifted = roundToType(
+        roundToType(static_cast<double>(input->getInt(i)), f32) -
+            roundToType(static_cast<double>(zeroPoint->getInt(z)), f32),
+        f32);
+    result.floats.push_back(roundToType(shifted * scale->getFloat(s), f32));
+  }
+  return writeDense(result);
+}
+
 /// Whether `attr` is a splat constant whose value is `value`.
 static bool isSplatOf(Attribute attr, double value) {
   auto dense = dyn_cast_or_null<DenseIntOrFPElementsAttr>(attr);

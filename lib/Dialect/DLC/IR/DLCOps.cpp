@@ -347,12 +347,11 @@ static LogicalResult verifyQuantization(Operation *op, Type quantized,
     return op->emitOpError("needs an f32 scale, not ") << scale;
   auto integer = dyn_cast<IntegerType>(zeroPoint);
   bool dequantize = isa<DequantizeLinearOp>(op);
-  if (!integer || !(integer.getWidth() == 8 ||
-                    (dequantize && integer.getWidth() == 32 &&
-                     !integer.isUnsigned())))
+  if (!integer ||
+      !(integer.getWidth() == 8 ||
+        (dequantize && integer.getWidth() == 32 && !integer.isUnsigned())))
     return op->emitOpError("needs an 8-bit")
-           << (dequantize ? " or i32" : "") << " zero point, not "
-           << zeroPoint;
+           << (dequantize ? " or i32" : "") << " zero point, not " << zeroPoint;
   if (quantized != zeroPoint)
     return op->emitOpError("quantizes to ")
            << quantized << " with a zero point of type " << zeroPoint;

@@ -368,7 +368,11 @@ def DLC_DequantizeLinearOp : DLC_InferredOp<"dequantize_linear", []> {
     %x = dlc.dequantize_linear %q, %scale, %zp
         : (tensor<8x3x3x3xi8>, tensor<8x1x1x1xf32>, tensor<8x1x1x1xi8>) -> tensor<8x3x3x3xf32>
     ```
+
+    Folds when all three are constants (an int8 model's weights), so that
+    targets compile the float weights in.
   }];
+  let hasFolder = 1;
   let arguments = (ins DLC_AnyTensor:$input, DLC_AnyTensor:$scale,
                    DLC_AnyTensor:$zero_point);
   let results = (outs DLC_AnyTensor:$result);
