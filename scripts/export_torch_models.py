@@ -43,7 +43,8 @@ import torchvision
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from export_torchvision import calibrate_batch_norm  # noqa: E402
-from onnx_test_directory import check_meaningful, export_once  # noqa: E402
+from onnx_test_directory import (  # noqa: E402
+    check_meaningful, export_once, print_exported)
 
 
 class SegmentationOutput(torch.nn.Module):
@@ -236,10 +237,7 @@ def export(name, out_dir, seed):
     model_dir = export_once(out_dir, name, info, produce)
     if model_dir is None:
         return
-    output = result["output"]
-    print("%s: exported to %s; output %s min %.4g max %.4g std %.4g"
-          % (name, model_dir, output.shape, output.min(), output.max(),
-             output.std()))
+    print_exported(name, model_dir, result["output"])
 
 
 def main():

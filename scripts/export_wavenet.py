@@ -87,7 +87,8 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from onnx_test_directory import check_meaningful, export_once  # noqa: E402
+from onnx_test_directory import (  # noqa: E402
+    check_meaningful, export_once, print_exported)
 
 OPSET = 13
 DEFAULTS = {
@@ -231,10 +232,7 @@ def export(name, config, out_dir, seed):
     model_dir = export_once(out_dir, name, info, produce)
     if model_dir is None:
         return
-    output = result["output"]
-    print("%s: exported to %s; output %s min %.4g max %.4g std %.4g"
-          % (name, model_dir, output.shape, output.min(), output.max(),
-             output.std()))
+    print_exported(name, model_dir, result["output"])
 
 
 def main():

@@ -63,3 +63,10 @@ def export_once(out_dir, dir_name, info, produce):
             if os.path.isdir(tmp_dir):
                 shutil.rmtree(tmp_dir)
         return model_dir
+
+
+def print_exported(name, model_dir, output):
+    """The line an export script prints for a model it wrote."""
+    print("%s: exported to %s; output %s min %.4g max %.4g std %.4g"
+          % (name, model_dir, output.shape, output.min(), output.max(),
+             output.std()))

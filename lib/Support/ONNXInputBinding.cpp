@@ -109,7 +109,10 @@ llvm::Expected<std::string> dlc::bindONNXGraphInputs(
                            });
     if (it == inputs->end())
       return makeError(sourceName + ": no graph input named '" + name + "'");
-    inputs->erase(it);
+    // Before IR version 4 every initializer is also a graph input (with the
+    // initializer as its default); from 4 on the input goes.
+    if (model->ir_version() >= 4)
+      inputs->erase(it);
     if (!graph->add_initializer()->ParseFromString(
             serializeTensorProto(tensor, name)))
       return makeError("cannot convert the value of '" + name + "'");

@@ -1,10 +1,12 @@
 """lit test format running ONNX's backend node tests through `dlc run`.
 
-One lit test per (target, ONNX node test): `e2e/<target>/<test_name>`. The
+One lit test per (target, ONNX test): `e2e/<target>/<test_name>`. The
 tests are the node tests of the ONNX test data (Debian's libonnx-testdata)
-whose operators are all in OPERATORS. The selection depends on the test
-data only, never on what dlc supports, so a regression cannot hide by
-dropping out of the suite.
+whose operators are all in OPERATORS, and every test of the suites ONNX
+exported from PyTorch models and simple graphs (SUITES: pytorch-converted,
+pytorch-operator, simple), named `<suite>/<test_name>`. The selection
+depends on the test data only, never on what dlc supports, so a regression
+cannot hide by dropping out of the suite.
 
 A target is tested when `<target>.expectations` exists next to this file.
 A line `# configuration: <name> <dlc run flags...>` in it runs every test
@@ -84,6 +86,25 @@ def select_node_tests(node_dir):
     return selected
 
 
+# The test-data suites next to `node` that run whole (every test).
+SUITES = ("pytorch-converted", "pytorch-operator", "simple")
+
+
+def select_tests(node_dir):
+    """The selected node tests, then every test of SUITES (as
+    `<suite>/<name>`) found next to `node_dir`."""
+    selected = select_node_tests(node_dir)
+    data_dir = os.path.dirname(os.path.abspath(node_dir))
+    for suite in SUITES:
+        suite_dir = os.path.join(data_dir, suite)
+        if not os.path.isdir(suite_dir):
+            continue
+        for name in sorted(os.listdir(suite_dir)):
+            if os.path.isfile(os.path.join(suite_dir, name, "model.onnx")):
+                selected.append(suite + "/" + name)
+    return selected
+
+
 def _select_in_subprocess(node_dir):
     output = subprocess.run(
         ["/usr/bin/python3", os.path.abspath(__file__), node_dir],
@@ -117,7 +138,7 @@ def parse_expectations(path, selected):
             reason = reason.strip()
             where = "%s:%d: " % (os.path.basename(path), number)
             if name not in selected:
-                problems.append(where + "'%s' is not a selected node test" % name)
+                problems.append(where + "'%s' is not a selected test" % name)
             elif name in expected_failures:
                 problems.append(where + "'%s' is listed twice" % name)
             elif not reason:
@@ -127,7 +148,7 @@ def parse_expectations(path, selected):
 
 
 if __name__ == "__main__":
-    print("\n".join(select_node_tests(sys.argv[1])))
+    print("\n".join(select_tests(sys.argv[1])))
     sys.exit(0)
 
 import lit.formats
@@ -148,7 +169,7 @@ class ONNXNodeTestFormat(lit.formats.TestFormat):
 
     def _selected(self):
         try:
-            return select_node_tests(self.node_dir)
+            return select_tests(self.node_dir)
         except ImportError:
             return _select_in_subprocess(self.node_dir)
 
@@ -158,6 +179,8 @@ class ONNXNodeTestFormat(lit.formats.TestFormat):
                             "libonnx-testdata)" % self.node_dir)
             return
         selected = self._selected()
+        # execute() finds the run and the test name after this prefix.
+        self.prefix_length = len(path_in_suite)
         for file_name in sorted(os.listdir(self.expectations_dir)):
             if not file_name.endswith(EXPECTATIONS_SUFFIX):
                 continue
@@ -176,14 +199,17 @@ class ONNXNodeTestFormat(lit.formats.TestFormat):
             for run in [target] + [target + "@" + c for c in configurations]:
                 for name in selected:
                     test = lit.Test.Test(
-                        testSuite, path_in_suite + (run, name), localConfig
+                        testSuite,
+                        path_in_suite + (run,) + tuple(name.split("/")),
+                        localConfig,
                     )
                     if name in expected_failures:
                         test.xfails = ["*"]
                     yield test
 
     def execute(self, test, litConfig):
-        run, name = test.path_in_suite[-2:]
+        run, *rest = test.path_in_suite[self.prefix_length:]
+        name = "/".join(rest)
         if name == EXPECTATIONS_TEST:
             problems = self.problems[run]
             if problems:
@@ -191,7 +217,9 @@ class ONNXNodeTestFormat(lit.formats.TestFormat):
             return lit.Test.Result(lit.Test.PASS)
 
         target, flags = self.runs[run]
-        command = [self.dlc, "run", os.path.join(self.node_dir, name),
+        test_dir = (os.path.join(os.path.dirname(self.node_dir), name)
+                    if "/" in name else os.path.join(self.node_dir, name))
+        command = [self.dlc, "run", test_dir,
                    "--target", target] + flags
         try:
             out, err, exit_code = lit.util.executeCommand(

@@ -684,57 +684,52 @@ struct CastLowering : DLCLoweringPattern<CastOp> {
 
 /// QuantizeLinear as ONNX's reference computes it, in float32:
 /// rint(x / scale) + zero_point, clipped to the 8-bit type's range.
-struct QuantizeLinearLowering : DLCLoweringPattern<QuantizeLinearOp> {
-  using DLCLoweringPattern::DLCLoweringPattern;
-  FailureOr<SmallVector<Value>>
-  lower(QuantizeLinearOp op, QuantizeLinearOp::Adaptor operands,
-        PatternRewriter &rewriter) const override {
-    Type input = op.getInput().getType().getElementType();
-    Type quantized = op.getResult().getType().getElementType();
-    bool isUnsigned = isUnsignedElementType(quantized);
-    double lowest = isUnsigned ? 0 : -128, highest = isUnsigned ? 255 : 127;
-    Value result = buildElementwise(
-        rewriter, op.getLoc(),
-        ValueRange{operands.getInput(), operands.getScale(),
-                   operands.getZeroPoint()},
-        op.getResult().getType(),
-        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
-          Type f32 = b.getF32Type();
-          Value x = castScalar(b, loc, args[0], input, f32);
-          Value scaled = math::RoundEvenOp::create(
-              b, loc, arith::DivFOp::create(b, loc, x, args[1]));
-          Value shifted = arith::AddFOp::create(
-              b, loc, scaled, castScalar(b, loc, args[2], quantized, f32));
-          Value clipped = arith::MinimumFOp::create(
-              b, loc,
-              arith::MaximumFOp::create(b, loc, shifted,
-                                        createScalar(b, loc, f32, lowest)),
-              createScalar(b, loc, f32, highest));
-          return castScalar(b, loc, clipped, f32, quantized);
-        });
-    return SmallVector<Value>{result};
-  }
-};
+Value buildQuantizationScalar(QuantizeLinearOp op, OpBuilder &b, Location loc,
+                              ValueRange args) {
+  Type input = op.getInput().getType().getElementType();
+  Type quantized = op.getResult().getType().getElementType();
+  bool isUnsigned = isUnsignedElementType(quantized);
+  Type f32 = b.getF32Type();
+  Value x = castScalar(b, loc, args[0], input, f32);
+  Value scaled = math::RoundEvenOp::create(
+      b, loc, arith::DivFOp::create(b, loc, x, args[1]));
+  Value shifted = arith::AddFOp::create(
+      b, loc, scaled, castScalar(b, loc, args[2], quantized, f32));
+  Value clipped = arith::MinimumFOp::create(
+      b, loc,
+      arith::MaximumFOp::create(
+          b, loc, shifted, createScalar(b, loc, f32, isUnsigned ? 0 : -128)),
+      createScalar(b, loc, f32, isUnsigned ? 255 : 127));
+  return castScalar(b, loc, clipped, f32, quantized);
+}
 
 /// DequantizeLinear: (float(x) - float(zero_point)) * scale.
-struct DequantizeLinearLowering : DLCLoweringPattern<DequantizeLinearOp> {
-  using DLCLoweringPattern::DLCLoweringPattern;
+Value buildQuantizationScalar(DequantizeLinearOp op, OpBuilder &b, Location loc,
+                              ValueRange args) {
+  Type quantized = op.getInput().getType().getElementType();
+  Type f32 = b.getF32Type();
+  Value shifted =
+      arith::SubFOp::create(b, loc, castScalar(b, loc, args[0], quantized, f32),
+                            castScalar(b, loc, args[2], quantized, f32));
+  return arith::MulFOp::create(b, loc, shifted, args[1]);
+}
+
+/// QuantizeLinear and DequantizeLinear: elementwise over the broadcast of
+/// input, scale and zero point.
+template <typename OpTy>
+struct QuantizationLowering : DLCLoweringPattern<OpTy> {
+  using DLCLoweringPattern<OpTy>::DLCLoweringPattern;
   FailureOr<SmallVector<Value>>
-  lower(DequantizeLinearOp op, DequantizeLinearOp::Adaptor operands,
+  lower(OpTy op, typename OpTy::Adaptor operands,
         PatternRewriter &rewriter) const override {
-    Type quantized = op.getInput().getType().getElementType();
-    Value result = buildElementwise(
-        rewriter, op.getLoc(),
-        ValueRange{operands.getInput(), operands.getScale(),
-                   operands.getZeroPoint()},
-        op.getResult().getType(),
-        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
-          Type f32 = b.getF32Type();
-          Value shifted = arith::SubFOp::create(
-              b, loc, castScalar(b, loc, args[0], quantized, f32),
-              castScalar(b, loc, args[2], quantized, f32));
-          return arith::MulFOp::create(b, loc, shifted, args[1]);
-        });
+    Value result =
+        buildElementwise(rewriter, op.getLoc(),
+                         ValueRange{operands.getInput(), operands.getScale(),
+                                    operands.getZeroPoint()},
+                         op.getResult().getType(),
+                         [&](OpBuilder &b, Location loc, ValueRange args) {
+                           return buildQuantizationScalar(op, b, loc, args);
+                         });
     return SmallVector<Value>{result};
   }
 };
@@ -758,8 +753,8 @@ void populateElementwisePatterns(RewritePatternSet &patterns) {
       UnaryLowering<CoshOp>, UnaryLowering<AsinhOp>, UnaryLowering<AcoshOp>,
       UnaryLowering<AtanhOp>, UnaryLowering<NotOp>, UnaryLowering<IsNaNOp>,
       UnaryLowering<IsInfOp>>(patterns.getContext());
-  patterns.add<QuantizeLinearLowering, DequantizeLinearLowering>(
-      patterns.getContext());
+  patterns.add<QuantizationLowering<QuantizeLinearOp>,
+               QuantizationLowering<DequantizeLinearOp>>(patterns.getContext());
   patterns.add<
       BinaryLowering<AddOp>, BinaryLowering<SubOp>, BinaryLowering<MulOp>,
       BinaryLowering<DivOp>, BinaryLowering<PowOp>, BinaryLowering<MaxOp>,

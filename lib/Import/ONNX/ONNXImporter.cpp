@@ -24,10 +24,12 @@
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include <map>
 
 using namespace mlir;
 using namespace dlc;
@@ -333,11 +335,39 @@ Value NodeImporter::getInput(unsigned index) {
   FailureOr<Value> value = lookupValue(node.input(index));
   if (failed(value))
     return {};
-  if (!*value)
+  if (!*value) {
     emitError() << "input '" << node.input(index)
                 << "' is not defined by a graph input, an initializer or an "
                    "earlier node";
+    return {};
+  }
+  if (index == 1 && opset < 7 && getIntAttr("broadcast", 0) != 0 &&
+      getOpType() != "Gemm")
+    return getLegacyBroadcastOperand(*value);
   return *value;
+}
+
+Value NodeImporter::getLegacyBroadcastOperand(Value operand) {
+  // Before opset 7, `broadcast = 1` matched B's dimensions with A's from
+  // `axis` on (by default, A's trailing ones); trailing unit dimensions make
+  // numpy broadcasting mean the same. (Gemm's C was already numpy-like.)
+  FailureOr<Value> lhs = lookupValue(node.input(0));
+  if (failed(lhs) || !*lhs)
+    return operand;
+  int64_t rank = getType(*lhs).getRank();
+  ArrayRef<int64_t> shape = getType(operand).getShape();
+  int64_t axis = getIntAttr("axis", rank - static_cast<int64_t>(shape.size()));
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis + static_cast<int64_t>(shape.size()) > rank) {
+    emitError() << "legacy `broadcast` of " << getType(operand) << " onto "
+                << getType(*lhs) << " at axis " << axis << " does not fit";
+    return {};
+  }
+  SmallVector<int64_t> aligned(shape);
+  aligned.append(rank - axis - shape.size(), 1);
+  FailureOr<Value> reshaped = createReshape(operand, aligned);
+  return succeeded(reshaped) ? *reshaped : Value();
 }
 
 FailureOr<SmallVector<Value>> NodeImporter::getInputs() {
@@ -538,6 +568,9 @@ private:
   llvm::StringMap<Value> values;
   /// Outputs of nodes that failed in list mode; their users are skipped.
   llvm::StringSet<> poisoned;
+  /// Operator (domain-qualified outside the default one) -> nodes of it
+  /// that failed, for --list-unsupported's summary.
+  std::map<std::string, unsigned> failedOperators;
   llvm::StringMap<onnx::TensorProto *> initializers;
   /// Shapes from ONNX's shape inference, to cross-check ours.
   llvm::StringMap<const onnx::TypeProto *> onnxTypes;
@@ -575,11 +608,12 @@ LogicalResult ModelImporter::importOpset() {
 }
 
 /// The operator forms of opsets before 7 whose meaning differs from what the
-/// operator importers implement: the `broadcast`/`axis` attributes of the
-/// arithmetic ops (before numpy broadcasting), Cast's string `to` (before
-/// 6), Tile's `tiles`/`axis` inputs (before 6), Reshape's `shape` attribute
-/// (before 5) and Pad's `paddings` (before 2). `consumed_inputs` (before 6)
-/// was an allocation hint without meaning and is ignored.
+/// operator importers implement and that are not rewritten to their modern
+/// meaning (as `broadcast`/`axis` are, NodeImporter::getInput): Cast's
+/// string `to` (before 6), Tile's `tiles`/`axis` inputs (before 6), Reshape's
+/// `shape` attribute (before 5) and Pad's `paddings` (before 2).
+/// `consumed_inputs` (before 6) was an allocation hint without meaning and is
+/// ignored.
 static LogicalResult checkLegacyForm(const onnx::NodeProto &node, int64_t opset,
                                      Location loc) {
   if (opset >= 7)
@@ -591,9 +625,6 @@ static LogicalResult checkLegacyForm(const onnx::NodeProto &node, int64_t opset,
   };
   StringRef opType = node.op_type();
   for (const onnx::AttributeProto &attr : node.attribute()) {
-    if (attr.name() == "broadcast" && attr.i() != 0)
-      return legacy("`broadcast` attribute: limited broadcasting before "
-                    "opset 7");
     if (opType == "Cast" && attr.name() == "to" &&
         attr.type() == onnx::AttributeProto::STRING)
       return legacy("string `to` attribute");
@@ -829,9 +860,13 @@ LogicalResult ModelImporter::importNode(const onnx::NodeProto &node,
       values[output] = value;
     }
   }
-  if (failed(result) && options.listAllUnsupported)
+  if (failed(result) && options.listAllUnsupported) {
     for (const std::string &output : node.output())
       poisoned.insert(output);
+    ++failedOperators[isDefaultDomain(node)
+                          ? node.op_type()
+                          : node.domain() + "." + node.op_type()];
+  }
   return result;
 }
 
@@ -892,10 +927,20 @@ OwningOpRef<ModuleOp> ModelImporter::run() {
       return {};
     ++numFailed;
   }
-  if (numFailed)
-    return emitError(moduleLoc) << numFailed << " of " << graph.node_size()
-                                << " ONNX nodes could not be imported",
-           nullptr;
+  if (numFailed) {
+    // By operator, the most frequent first: what to implement next.
+    std::vector<std::pair<std::string, unsigned>> byOperator(
+        failedOperators.begin(), failedOperators.end());
+    llvm::stable_sort(byOperator, [](const auto &a, const auto &b) {
+      return a.second > b.second;
+    });
+    InFlightDiagnostic diag = emitError(moduleLoc);
+    diag << numFailed << " of " << graph.node_size()
+         << " ONNX nodes could not be imported; by operator:";
+    for (const auto &[opType, count] : byOperator)
+      diag << " " << opType << " (" << count << ")";
+    return nullptr;
+  }
 
   SmallVector<Value> results;
   for (const onnx::ValueInfoProto &output : graph.output()) {

@@ -100,6 +100,9 @@ public:
   /// Input `index`; emits an error and returns null if it is missing.
   mlir::Value getInput(unsigned index);
   /// Input `index`, or null if the optional input is absent.
+  /// Input 1 of a legacy (opset < 7) `broadcast = 1` node, reshaped so
+  /// that numpy broadcasting means what `axis` meant.
+  mlir::Value getLegacyBroadcastOperand(mlir::Value operand);
   mlir::Value getOptionalInput(unsigned index) {
     return hasInput(index) ? getInput(index) : mlir::Value();
   }

@@ -195,6 +195,28 @@ static LogicalResult importDynamicQuantizeLinear(NodeImporter &n) {
   return success();
 }
 
+/// PRelu: a 1-D slope with one value per channel (what PyTorch's exporter
+/// wrote for opsets before 7, and what numpy broadcasting would align with
+/// the last dimension instead) broadcasts along dimension 1.
+static LogicalResult importPRelu(NodeImporter &n) {
+  Value input = n.getInput(0), slope = n.getInput(1);
+  if (!input || !slope)
+    return failure();
+  RankedTensorType inputType = getType(input), slopeType = getType(slope);
+  if (slopeType.getRank() == 1 && inputType.getRank() > 2 &&
+      slopeType.getDimSize(0) != 1 &&
+      slopeType.getDimSize(0) == inputType.getDimSize(1) &&
+      failed(broadcastShapes(inputType.getShape(), slopeType.getShape()))) {
+    SmallVector<int64_t> perChannel(inputType.getRank() - 1, 1);
+    perChannel[0] = slopeType.getDimSize(0);
+    FailureOr<Value> reshaped = n.createReshape(slope, perChannel);
+    if (failed(reshaped))
+      return failure();
+    slope = *reshaped;
+  }
+  return setResult(n, n.create<PReluOp>({input, slope}));
+}
+
 static LogicalResult importWhere(NodeImporter &n) {
   FailureOr<SmallVector<Value>> inputs = n.getInputs();
   if (failed(inputs))
@@ -1762,7 +1784,7 @@ OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("Mul", importBinary<MulOp>)
       .Case("Div", importBinary<DivOp>)
       .Case("Pow", importPow)
-      .Case("PRelu", importBinary<PReluOp>)
+      .Case("PRelu", importPRelu)
       .Case("Max", importVariadic<MaxOp>)
       .Case("Min", importVariadic<MinOp>)
       .Case("Sum", importVariadic<AddOp>)

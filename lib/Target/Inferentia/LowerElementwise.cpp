@@ -62,6 +62,9 @@ LogicalResult Lowering::forEachPiece(
       [&](const Box &current, unsigned i) -> LogicalResult {
     if (current.isEmpty())
       return success();
+    if (numInstructions > kMaxInstructions)
+      return emitNestError(nest)
+             << "needs more than " << kMaxInstructions << " instructions";
     if (i == reads.size())
       return body(current, chosen);
     const BodyValue &value = nest.values[reads[i]];

@@ -143,6 +143,10 @@ Value Lowering::emit(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
 Value Lowering::emitRaw(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
                         ArrayRef<NamedAttribute> attrs, Engine engine,
                         std::optional<Cause> cause) {
+  // Past the budget nothing more is emitted (run() reports the nest), so
+  // that the dependency tracking does not grow without bound first.
+  if (++numInstructions > kMaxInstructions && lastToken)
+    return lastToken;
   int lane = static_cast<int>(engine);
   int64_t queue = 0;
   if (engine == Engine::Dma) {
@@ -183,6 +187,7 @@ Value Lowering::emitRaw(StringRef opName, Operand dst, ArrayRef<Operand> srcs,
   state.addTypes(TokenType::get(context));
   Operation *op = builder.create(state);
   Value token = op->getResult(0);
+  lastToken = token;
   for (auto [src, region] : llvm::zip(srcs, srcRegions))
     tracker.record(src.buffer, region, /*write=*/false, lane, token);
   tracker.record(dst.buffer, dstRegion, /*write=*/true, lane, token);

@@ -789,6 +789,9 @@ LogicalResult Lowering::run() {
       continue;
     if (failed(lowerNest(nest)))
       return failure();
+    if (numInstructions > kMaxInstructions)
+      return emitNestError(nest)
+             << "needs more than " << kMaxInstructions << " instructions";
     for (auto &[value, root] : roots)
       if (root.role == Role::Output && !root.inDram &&
           root.lastWrite == static_cast<int64_t>(i))

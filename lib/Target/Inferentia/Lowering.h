@@ -54,6 +54,11 @@ constexpr int64_t kElementBytes = 4;
 /// SBUF has room for them that early ([choice]: enough to hide a layer's
 /// weights behind the layers before it).
 constexpr int64_t kPrefetchNests = 4;
+/// Instructions a program may have ([choice]: 11 times ResNet-50's 5.7 k):
+/// a nest that needs more (a pooling window of hundreds of taps over
+/// padding, split tap by tap) is refused, which makes its node fall back,
+/// instead of compiling for minutes.
+constexpr int64_t kMaxInstructions = 1 << 16;
 
 //===----------------------------------------------------------------------===//
 // Buffers
@@ -549,6 +554,10 @@ private:
   bool staging = false;
   SmallVector<Value> stagingSlots;
   int64_t nextQueue = 0;
+  /// Instructions emitted so far (kMaxInstructions), and the last one's
+  /// token.
+  int64_t numInstructions = 0;
+  Value lastToken;
   int64_t currentLayer = -1;
   /// The ONNX node the instructions being emitted compute.
   std::optional<mlir::Location> currentLoc;
