@@ -35,6 +35,7 @@ static llvm::ArrayRef<int> getStaticOperandIndices(llvm::StringRef opType) {
       {"ReduceLogSumExp", {1}},
       {"ReduceSumSquare", {1}},
       {"ConstantOfShape", {0}},
+      {"CumSum", {1}},
       {"Range", {0, 1, 2}},
       {"OneHot", {1}},
       {"TopK", {1}},

@@ -48,7 +48,8 @@ OPERATORS = frozenset(
     MeanVarianceNormalization ConstantOfShape CastLike Trilu Hardmax
     DepthToSpace SpaceToDepth EyeLike ConvTranspose Resize Upsample
     GatherElements QuantizeLinear DequantizeLinear QLinearConv QLinearMatMul
-    ConvInteger MatMulInteger DynamicQuantizeLinear
+    ConvInteger MatMulInteger DynamicQuantizeLinear CumSum Einsum Range OneHot
+    TopK GatherND ScatterElements Scatter ScatterND
     """.split()
 )
 

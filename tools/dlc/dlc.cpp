@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dlc/Dialect/DLC/IR/NodeLocation.h"
 #include "dlc/Driver/Compile.h"
 #include "dlc/Driver/ModelLoading.h"
 #include "dlc/Driver/Run.h"
@@ -267,6 +268,9 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnosticHandler(sourceMgr, &context);
+  // Diagnostics about an ONNX node name the model and the node.
+  ScopedDiagnosticHandler nodeDiagnostics(
+      &context, makeONNXNodeDiagnosticHandler(llvm::errs()));
   // Passes explain their choices in remarks (a copy kept, a buffer left in
   // global memory); they are for dlc-opt users unless asked for.
   ScopedDiagnosticHandler remarkFilter(&context, [](Diagnostic &diagnostic) {

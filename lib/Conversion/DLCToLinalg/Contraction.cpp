@@ -383,12 +383,77 @@ struct MatMulLowering : DLCLoweringPattern<MatMulOp> {
   }
 };
 
+/// Einsum: one generic with a loop per label, the output's labels first
+/// (parallel), then the summed ones (reduction); each input is read through
+/// its term (a repeated label reads a diagonal, a size-1 dimension index 0)
+/// and the product of the inputs is added to the output.
+struct EinsumLowering : DLCLoweringPattern<EinsumOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(EinsumOp op, EinsumOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    std::optional<EinsumEquation> equation =
+        parseEinsumEquation(op.getEquation());
+    if (!equation)
+      return op.emitOpError("has an invalid equation");
+    std::string labels = equation->output;
+    for (const std::string &term : equation->inputs)
+      for (char label : term)
+        if (labels.find(label) == std::string::npos)
+          labels.push_back(label);
+    auto loopOf = [&](char label) {
+      return getAffineDimExpr(labels.find(label), context);
+    };
+    SmallVector<AffineMap> maps;
+    for (auto [term, input] : llvm::zip(equation->inputs, op.getInputs())) {
+      ArrayRef<int64_t> shape =
+          cast<RankedTensorType>(input.getType()).getShape();
+      SmallVector<AffineExpr> exprs;
+      for (auto [label, size] : llvm::zip(term, shape))
+        exprs.push_back(size == 1 ? getAffineConstantExpr(0, context)
+                                  : loopOf(label));
+      maps.push_back(AffineMap::get(labels.size(), 0, exprs, context));
+    }
+    SmallVector<AffineExpr> outputExprs;
+    for (char label : equation->output)
+      outputExprs.push_back(loopOf(label));
+    maps.push_back(AffineMap::get(labels.size(), 0, outputExprs, context));
+    SmallVector<utils::IteratorType> iterators(labels.size(),
+                                               utils::IteratorType::reduction);
+    std::fill_n(iterators.begin(), equation->output.size(),
+                utils::IteratorType::parallel);
+
+    RankedTensorType resultType = getSignlessType(op.getResult().getType());
+    Type element = resultType.getElementType();
+    Value init = createFilled(rewriter, loc, resultType.getShape(),
+                              createScalar(rewriter, loc, element, 0));
+    bool isFloat = isa<FloatType>(element);
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{resultType}, operands.getInputs(),
+            ValueRange{init}, maps, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value product = args[0];
+              for (Value factor : args.drop_front().drop_back())
+                product =
+                    isFloat
+                        ? Value(arith::MulFOp::create(b, l, product, factor))
+                        : Value(arith::MulIOp::create(b, l, product, factor));
+              linalg::YieldOp::create(b, l,
+                                      createAdd(b, l, args.back(), product));
+            })
+            .getResult(0);
+    return SmallVector<Value>{result};
+  }
+};
+
 } // namespace
 
 void populateContractionPatterns(RewritePatternSet &patterns) {
-  patterns
-      .add<ConvLowering, ConvTransposeLowering, GemmLowering, MatMulLowering>(
-          patterns.getContext());
+  patterns.add<ConvLowering, ConvTransposeLowering, EinsumLowering,
+               GemmLowering, MatMulLowering>(patterns.getContext());
 }
 
 } // namespace dlc::lowering

@@ -9,6 +9,7 @@
 
 #include "LoweringUtils.h"
 
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
 using namespace mlir;
@@ -240,25 +241,270 @@ struct TileLowering : DataMovementPattern<TileOp> {
   }
 };
 
-/// One generic over the result; the indices operand is read at the result
-/// dimensions it occupies, wrapped when negative, clamped into range (ONNX
-/// leaves out-of-range indices undefined; reading out of bounds is worse),
-/// and the data element is read with tensor.extract.
-/// An ONNX index along an axis of `axisSize`: negative ones count from the
-/// end; out-of-range ones (undefined in ONNX) are clamped so that no read
-/// leaves the tensor.
-Value wrapIndex(OpBuilder &b, Location l, Value rawIndex, int64_t axisSize) {
+/// An ONNX index (integer or float) along an axis of `axisSize` as an
+/// `index`: negative ones count from the end; out-of-range ones stay out of
+/// range (they match no position).
+Value wrapNegativeIndex(OpBuilder &b, Location l, Value rawIndex,
+                        int64_t axisSize) {
+  if (isa<FloatType>(rawIndex.getType()))
+    rawIndex = arith::FPToSIOp::create(b, l, b.getI64Type(), rawIndex);
   Value index = arith::IndexCastOp::create(b, l, b.getIndexType(), rawIndex);
   Value zero = arith::ConstantIndexOp::create(b, l, 0);
   Value size = arith::ConstantIndexOp::create(b, l, axisSize);
-  Value last = arith::ConstantIndexOp::create(b, l, axisSize - 1);
   Value negative =
       arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, index, zero);
-  Value wrapped = arith::SelectOp::create(
+  return arith::SelectOp::create(
       b, l, negative, arith::AddIOp::create(b, l, index, size), index);
+}
+
+/// The same, clamped into range for reading: ONNX leaves out-of-range
+/// indices undefined; reading out of bounds is worse.
+Value wrapIndex(OpBuilder &b, Location l, Value rawIndex, int64_t axisSize) {
+  Value wrapped = wrapNegativeIndex(b, l, rawIndex, axisSize);
+  Value zero = arith::ConstantIndexOp::create(b, l, 0);
+  Value last = arith::ConstantIndexOp::create(b, l, axisSize - 1);
   return arith::MinSIOp::create(
       b, l, arith::MaxSIOp::create(b, l, wrapped, zero), last);
 }
+
+/// Whether the wrapped `rawIndex` is the position of loop `dim`.
+Value isAtLoopIndex(OpBuilder &b, Location l, Value rawIndex, int64_t axisSize,
+                    int64_t dim) {
+  return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                               wrapNegativeIndex(b, l, rawIndex, axisSize),
+                               linalg::IndexOp::create(b, l, dim));
+}
+
+/// `acc` combined with `update` by a scatter reduction (none replaces).
+Value combineScatter(OpBuilder &b, Location l, StringRef reduction, Value acc,
+                     Value update, bool isUnsigned) {
+  bool isFloat = isa<FloatType>(acc.getType());
+  if (reduction == "add")
+    return createAdd(b, l, acc, update);
+  if (reduction == "mul")
+    return isFloat ? Value(arith::MulFOp::create(b, l, acc, update))
+                   : Value(arith::MulIOp::create(b, l, acc, update));
+  if (reduction == "max")
+    return createMax(b, l, acc, update, isUnsigned);
+  if (reduction == "min")
+    return createMin(b, l, acc, update, isUnsigned);
+  return update;
+}
+
+/// A generic over `resultType` without inputs; `body` computes each element
+/// from the loop indices.
+Value buildFromIndices(OpBuilder &b, Location loc, RankedTensorType resultType,
+                       function_ref<Value(OpBuilder &, Location)> body) {
+  int64_t rank = resultType.getRank();
+  Value init =
+      createEmpty(b, loc, resultType.getShape(), resultType.getElementType());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{resultType}, ValueRange{}, ValueRange{init},
+             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)},
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange) {
+               linalg::YieldOp::create(nb, l, body(nb, l));
+             })
+      .getResult(0);
+}
+
+/// GatherND: result element (outer..., inner...) reads data at the batch
+/// coordinates, the tuple indices[outer..., :] (wrapped, clamped), then
+/// the inner coordinates.
+struct GatherNDLowering : DataMovementPattern<GatherNDOp> {
+  using DataMovementPattern::DataMovementPattern;
+  FailureOr<SmallVector<Value>>
+  lower(GatherNDOp op, GatherNDOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    RankedTensorType resultType = getSignlessType(op.getResult().getType());
+    RankedTensorType dataType = op.getData().getType();
+    RankedTensorType indicesType = op.getIndices().getType();
+    int64_t batch = op.getBatchDims(), outer = indicesType.getRank() - 1;
+    int64_t tuple = indicesType.getShape().back();
+    Value data = operands.getData(), indices = operands.getIndices();
+    Value result = buildFromIndices(
+        rewriter, op.getLoc(), resultType, [&](OpBuilder &b, Location l) {
+          SmallVector<Value> outerIndex, coords;
+          for (int64_t d = 0; d < outer; ++d)
+            outerIndex.push_back(linalg::IndexOp::create(b, l, d));
+          coords.append(outerIndex.begin(), outerIndex.begin() + batch);
+          for (int64_t k = 0; k < tuple; ++k) {
+            SmallVector<Value> at(outerIndex);
+            at.push_back(arith::ConstantIndexOp::create(b, l, k));
+            Value raw = tensor::ExtractOp::create(b, l, indices, at);
+            coords.push_back(
+                wrapIndex(b, l, raw, dataType.getDimSize(batch + k)));
+          }
+          for (int64_t d = outer; d < resultType.getRank(); ++d)
+            coords.push_back(linalg::IndexOp::create(b, l, d));
+          return tensor::ExtractOp::create(b, l, data, coords);
+        });
+    return SmallVector<Value>{result};
+  }
+};
+
+/// OneHot: values[1] where the wrapped index is the position along `axis`,
+/// values[0] elsewhere.
+struct OneHotLowering : DataMovementPattern<OneHotOp> {
+  using DataMovementPattern::DataMovementPattern;
+  FailureOr<SmallVector<Value>>
+  lower(OneHotOp op, OneHotOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    MLIRContext *context = rewriter.getContext();
+    RankedTensorType resultType = getSignlessType(op.getResult().getType());
+    int64_t axis = op.getAxis(), rank = resultType.getRank();
+    int64_t depth = resultType.getDimSize(axis);
+    SmallVector<AffineExpr> indexExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        indexExprs.push_back(getAffineDimExpr(d, context));
+    auto valueAt = [&](int64_t i) {
+      return AffineMap::get(rank, 0, {getAffineConstantExpr(i, context)},
+                            context);
+    };
+    Value values = operands.getValues();
+    Value init = createEmpty(rewriter, op.getLoc(), resultType.getShape(),
+                             resultType.getElementType());
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, op.getLoc(), TypeRange{resultType},
+            ValueRange{operands.getIndices(), values, values}, ValueRange{init},
+            ArrayRef<AffineMap>{AffineMap::get(rank, 0, indexExprs, context),
+                                valueAt(0), valueAt(1),
+                                rewriter.getMultiDimIdentityMap(rank)},
+            SmallVector<utils::IteratorType>(rank,
+                                             utils::IteratorType::parallel),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value hot = isAtLoopIndex(b, l, args[0], depth, axis);
+              linalg::YieldOp::create(
+                  b, l,
+                  Value(arith::SelectOp::create(b, l, hot, args[2], args[1])));
+            })
+            .getResult(0);
+    return SmallVector<Value>{result};
+  }
+};
+
+/// The scatters are reductions into the data: a loop nest over the data
+/// and the updates, where each update that lands on a data position
+/// combines with it.
+///
+/// ScatterElements: loops over data's dimensions and `u` along the axis;
+/// indices and updates (padded up to the data's shape outside the axis,
+/// with an index that lands nowhere) are read with `u` on the axis.
+struct ScatterElementsLowering : DLCLoweringPattern<ScatterElementsOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(ScatterElementsOp op, ScatterElementsOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    RankedTensorType dataType = getSignlessType(op.getData().getType());
+    RankedTensorType indicesType = op.getIndices().getType();
+    int64_t axis = op.getAxis(), rank = dataType.getRank();
+    int64_t axisSize = dataType.getDimSize(axis);
+    SmallVector<int64_t> padded(dataType.getShape());
+    padded[axis] = indicesType.getDimSize(axis);
+    auto padTo = [&](Value value, Value fill) -> Value {
+      auto type = cast<RankedTensorType>(value.getType());
+      if (type.getShape() == ArrayRef<int64_t>(padded))
+        return value;
+      return tensor::createPadHighOp(type.clone(padded), value, fill,
+                                     /*nofold=*/false, loc, rewriter);
+    };
+    Value indices = padTo(
+        operands.getIndices(),
+        createScalar(rewriter, loc, indicesType.getElementType(), axisSize));
+    Value updates =
+        padTo(operands.getUpdates(),
+              createScalar(rewriter, loc, dataType.getElementType(), 0));
+    SmallVector<AffineExpr> updateExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      updateExprs.push_back(getAffineDimExpr(d == axis ? rank : d, context));
+    AffineMap updateMap = AffineMap::get(rank + 1, 0, updateExprs, context);
+    AffineMap dataMap = AffineMap::getMultiDimIdentityMap(rank + 1, context)
+                            .getMajorSubMap(rank);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    bool isUnsigned = isUnsignedElementType(op.getData().getType());
+    StringRef reduction = op.getReduction();
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{dataType}, ValueRange{indices, updates},
+            ValueRange{operands.getData()},
+            ArrayRef<AffineMap>{updateMap, updateMap, dataMap}, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value lands = isAtLoopIndex(b, l, args[0], axisSize, axis);
+              Value combined =
+                  combineScatter(b, l, reduction, args[2], args[1], isUnsigned);
+              linalg::YieldOp::create(b, l,
+                                      Value(arith::SelectOp::create(
+                                          b, l, lands, combined, args[2])));
+            })
+            .getResult(0);
+    return SmallVector<Value>{result};
+  }
+};
+
+/// ScatterND: loops over data's dimensions, then the update tuples (the
+/// indices' outer dimensions); a tuple lands where all its wrapped
+/// coordinates equal the data position's first ones.
+struct ScatterNDLowering : DLCLoweringPattern<ScatterNDOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(ScatterNDOp op, ScatterNDOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    RankedTensorType dataType = getSignlessType(op.getData().getType());
+    RankedTensorType indicesType = op.getIndices().getType();
+    int64_t rank = dataType.getRank(), outer = indicesType.getRank() - 1;
+    int64_t tuple = indicesType.getShape().back();
+    SmallVector<AffineExpr> updateExprs;
+    for (int64_t d = 0; d < outer; ++d)
+      updateExprs.push_back(getAffineDimExpr(rank + d, context));
+    for (int64_t d = tuple; d < rank; ++d)
+      updateExprs.push_back(getAffineDimExpr(d, context));
+    AffineMap updateMap = AffineMap::get(rank + outer, 0, updateExprs, context);
+    AffineMap dataMap = AffineMap::getMultiDimIdentityMap(rank + outer, context)
+                            .getMajorSubMap(rank);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.append(outer, utils::IteratorType::reduction);
+    bool isUnsigned = isUnsignedElementType(op.getData().getType());
+    StringRef reduction = op.getReduction();
+    Value indices = operands.getIndices();
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{dataType},
+            ValueRange{operands.getUpdates()}, ValueRange{operands.getData()},
+            ArrayRef<AffineMap>{updateMap, dataMap}, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              SmallVector<Value> at;
+              for (int64_t d = 0; d < outer; ++d)
+                at.push_back(linalg::IndexOp::create(b, l, rank + d));
+              at.push_back(Value());
+              Value lands;
+              for (int64_t k = 0; k < tuple; ++k) {
+                at.back() = arith::ConstantIndexOp::create(b, l, k);
+                Value raw = tensor::ExtractOp::create(b, l, indices, at);
+                Value here =
+                    isAtLoopIndex(b, l, raw, dataType.getDimSize(k), k);
+                lands = lands ? Value(arith::AndIOp::create(b, l, lands, here))
+                              : here;
+              }
+              Value combined =
+                  combineScatter(b, l, reduction, args[1], args[0], isUnsigned);
+              linalg::YieldOp::create(b, l,
+                                      Value(arith::SelectOp::create(
+                                          b, l, lands, combined, args[1])));
+            })
+            .getResult(0);
+    return SmallVector<Value>{result};
+  }
+};
 
 /// GatherElements: element i of the result reads data at i with the axis
 /// coordinate replaced by indices[i].
@@ -627,12 +873,12 @@ struct ResizeLowering : DLCLoweringPattern<ResizeOp> {
 };
 
 void populateDataMovementPatterns(RewritePatternSet &patterns) {
-  patterns
-      .add<ConstantLowering, ShapeLowering, ForwardLowering<IdentityOp>,
-           ForwardLowering<DropoutOp>, ReshapeLowering, TransposeLowering,
-           ExpandLowering, ConcatLowering, SliceLowering, TileLowering,
-           GatherLowering, GatherElementsLowering, PadLowering, ResizeLowering>(
-          patterns.getContext());
+  patterns.add<ConstantLowering, ShapeLowering, ForwardLowering<IdentityOp>,
+               ForwardLowering<DropoutOp>, ReshapeLowering, TransposeLowering,
+               ExpandLowering, ConcatLowering, SliceLowering, TileLowering,
+               GatherLowering, GatherElementsLowering, GatherNDLowering,
+               OneHotLowering, ScatterElementsLowering, ScatterNDLowering,
+               PadLowering, ResizeLowering>(patterns.getContext());
 }
 
 } // namespace dlc::lowering

@@ -204,6 +204,102 @@ struct ArgReduceLowering : DLCLoweringPattern<OpTy> {
   }
 };
 
+/// TopK by ranks, in two generics without sorting: the rank of element i
+/// along the axis is how many elements j come before it (larger, or
+/// smaller for !largest; equal with j < i); output position r then takes
+/// the element whose rank is r. Quadratic in the axis length, which keeps it
+/// a static loop nest.
+struct TopKLowering : DLCLoweringPattern<TopKOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(TopKOp op, TopKOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    Value input = operands.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t axis = op.getAxis(), rank = inputType.getRank();
+    bool largest = op.getLargest();
+    bool isUnsigned = isUnsignedElementType(op.getInput().getType());
+    Type i64 = rewriter.getI64Type();
+    // Loops: the input's (or output's) dimensions, then the axis again.
+    SmallVector<AffineExpr> alongExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      alongExprs.push_back(getAffineDimExpr(d == axis ? rank : d, context));
+    AffineMap along = AffineMap::get(rank + 1, 0, alongExprs, context);
+    AffineMap at = AffineMap::getMultiDimIdentityMap(rank + 1, context)
+                       .getMajorSubMap(rank);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+
+    Value zeros = createFilled(rewriter, loc, inputType.getShape(),
+                               createScalar(rewriter, loc, i64, 0));
+    Value ranks =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{zeros.getType()}, ValueRange{input, input},
+            ValueRange{zeros}, ArrayRef<AffineMap>{at, along, at}, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value x = args[0], other = args[1], before, equal;
+              if (isa<FloatType>(x.getType())) {
+                before =
+                    arith::CmpFOp::create(b, l,
+                                          largest ? arith::CmpFPredicate::OGT
+                                                  : arith::CmpFPredicate::OLT,
+                                          other, x);
+                equal = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
+                                              other, x);
+              } else {
+                arith::CmpIPredicate greater = isUnsigned
+                                                   ? arith::CmpIPredicate::ugt
+                                                   : arith::CmpIPredicate::sgt;
+                arith::CmpIPredicate less = isUnsigned
+                                                ? arith::CmpIPredicate::ult
+                                                : arith::CmpIPredicate::slt;
+                before = arith::CmpIOp::create(b, l, largest ? greater : less,
+                                               other, x);
+                equal = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                              other, x);
+              }
+              Value earlier =
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult,
+                                        linalg::IndexOp::create(b, l, rank),
+                                        linalg::IndexOp::create(b, l, axis));
+              Value counts = arith::OrIOp::create(
+                  b, l, before, arith::AndIOp::create(b, l, equal, earlier));
+              Value one = arith::ExtUIOp::create(b, l, i64, counts);
+              linalg::YieldOp::create(
+                  b, l, Value(arith::AddIOp::create(b, l, args[2], one)));
+            })
+            .getResult(0);
+
+    RankedTensorType valuesType = getSignlessType(op.getValues().getType());
+    RankedTensorType indicesType = op.getIndices().getType();
+    Value valuesInit = createFilled(
+        rewriter, loc, valuesType.getShape(),
+        createScalar(rewriter, loc, valuesType.getElementType(), 0));
+    Value indicesInit = createFilled(rewriter, loc, indicesType.getShape(),
+                                     createScalar(rewriter, loc, i64, 0));
+    auto selected = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{valuesType, indicesType},
+        ValueRange{input, ranks}, ValueRange{valuesInit, indicesInit},
+        ArrayRef<AffineMap>{along, along, at, at}, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value position = arith::IndexCastOp::create(
+              b, l, i64, linalg::IndexOp::create(b, l, axis));
+          Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                            args[1], position);
+          Value index = arith::IndexCastOp::create(
+              b, l, i64, linalg::IndexOp::create(b, l, rank));
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, hit, args[0], args[2]),
+                         arith::SelectOp::create(b, l, hit, index, args[3])});
+        });
+    return SmallVector<Value>{selected.getResult(0), selected.getResult(1)};
+  }
+};
+
 /// Hardmax: 1 where the index along the axis is the first maximum's.
 struct HardmaxLowering : DLCLoweringPattern<HardmaxOp> {
   using DLCLoweringPattern::DLCLoweringPattern;
@@ -555,10 +651,62 @@ struct LRNLowering : DLCLoweringPattern<LRNOp> {
   }
 };
 
+/// CumSum: a reduction over one more loop `j` along the axis, each output
+/// element i adding the elements with j <= i (j >= i reversed; strictly
+/// when exclusive).
+struct CumSumLowering : DLCLoweringPattern<CumSumOp> {
+  using DLCLoweringPattern::DLCLoweringPattern;
+  FailureOr<SmallVector<Value>>
+  lower(CumSumOp op, CumSumOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    RankedTensorType type = getSignlessType(op.getResult().getType());
+    int64_t rank = type.getRank(), axis = op.getAxis();
+    if (rank == 0)
+      return SmallVector<Value>{operands.getInput()};
+    // Loops: the output's dimensions, then j.
+    SmallVector<AffineExpr> inputExprs, outputExprs;
+    for (int64_t d = 0; d < rank; ++d) {
+      outputExprs.push_back(getAffineDimExpr(d, context));
+      inputExprs.push_back(getAffineDimExpr(d == axis ? rank : d, context));
+    }
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank + 1, 0, inputExprs, context),
+        AffineMap::get(rank + 1, 0, outputExprs, context)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    Type element = type.getElementType();
+    Value init = createFilled(rewriter, loc, type.getShape(),
+                              createScalar(rewriter, loc, element, 0.0));
+    bool reverse = op.getReverse(), exclusive = op.getExclusive();
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{type}, ValueRange{operands.getInput()},
+            ValueRange{init}, maps, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value i = linalg::IndexOp::create(b, l, axis);
+              Value j = linalg::IndexOp::create(b, l, rank);
+              arith::CmpIPredicate predicate =
+                  reverse ? (exclusive ? arith::CmpIPredicate::sgt
+                                       : arith::CmpIPredicate::sge)
+                          : (exclusive ? arith::CmpIPredicate::slt
+                                       : arith::CmpIPredicate::sle);
+              Value counted = arith::CmpIOp::create(b, l, predicate, j, i);
+              Value term = arith::SelectOp::create(
+                  b, l, counted, args[0], createScalar(b, l, element, 0.0));
+              linalg::YieldOp::create(b, l, createAdd(b, l, args[1], term));
+            })
+            .getResult(0);
+    return SmallVector<Value>{result};
+  }
+};
 } // namespace
 
 void populateNormalizationPatterns(RewritePatternSet &patterns) {
   patterns.add<
+      CumSumLowering, TopKLowering,
       ReduceLowering<ReduceSumOp, ReduceKind::Sum>,
       ReduceLowering<ReduceMeanOp, ReduceKind::Mean>,
       ReduceLowering<ReduceMaxOp, ReduceKind::Max>,

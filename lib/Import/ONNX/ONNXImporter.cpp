@@ -14,6 +14,7 @@
 #include "ONNXModelLoader.h"
 
 #include "dlc/Dialect/DLC/IR/DLCDialect.h"
+#include "dlc/Dialect/DLC/IR/NodeLocation.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -540,15 +541,18 @@ class ModelImporter {
 public:
   ModelImporter(onnx::ModelProto &model, StringRef sourceName, MLIRContext *ctx,
                 const ONNXImportOptions &options)
-      : model(model), ctx(ctx), options(options), builder(ctx),
-        moduleLoc(FileLineColLoc::get(ctx, sourceName, 0, 0)) {}
+      : model(model), sourceName(sourceName.str()), ctx(ctx), options(options),
+        builder(ctx), moduleLoc(FileLineColLoc::get(ctx, sourceName, 0, 0)) {}
 
   OwningOpRef<ModuleOp> run();
 
 private:
   LogicalResult importOpset();
-  /// The version the model imports of a non-default domain (0 if none).
-  int64_t getDomainOpset(StringRef domain) const;
+  /// The location of a graph input, output or initializer: its name in the
+  /// model file.
+  Location getValueLocation(StringRef name) {
+    return NameLoc::get(StringAttr::get(ctx, name), moduleLoc);
+  }
   /// The value of an ONNX name; null if undefined, failure if it is a
   /// broken initializer (reported).
   FailureOr<Value> lookupValue(StringRef name);
@@ -559,6 +563,7 @@ private:
   void eraseDeadOps(Block &block);
 
   onnx::ModelProto &model;
+  std::string sourceName;
   MLIRContext *ctx;
   const ONNXImportOptions &options;
   OpBuilder builder;
@@ -577,13 +582,6 @@ private:
 };
 
 } // namespace
-
-int64_t ModelImporter::getDomainOpset(StringRef domain) const {
-  for (const onnx::OperatorSetIdProto &entry : model.opset_import())
-    if (entry.domain() == domain)
-      return entry.version();
-  return 0;
-}
 
 LogicalResult ModelImporter::importOpset() {
   bool found = false;
@@ -693,7 +691,7 @@ FailureOr<Value> ModelImporter::lookupValue(StringRef name) {
   auto init = initializers.find(name);
   if (init == initializers.end())
     return Value();
-  Location loc = NameLoc::get(StringAttr::get(ctx, name));
+  Location loc = getValueLocation(name);
   ElementsAttr value = convertTensorProto(
       *init->second, ("initializer '" + name + "'").str(), loc);
   if (!value)
@@ -731,31 +729,38 @@ LogicalResult ModelImporter::checkNodeResult(StringRef outputName, Value value,
   return success();
 }
 
-/// The name diagnostics and locations use for a node: its own, or
-/// "<OpType>_<index>" when it has none.
-static std::string getNodeName(const onnx::NodeProto &node, size_t index) {
-  return node.name().empty() ? node.op_type() + "_" + std::to_string(index)
-                             : node.name();
-}
-
 static bool isDefaultDomain(const onnx::NodeProto &node) {
   return node.domain().empty() || node.domain() == "ai.onnx";
 }
 
-/// The note attached to every error about a node.
-static void attachNodeNote(Diagnostic &diag, const onnx::NodeProto &node,
-                           StringRef name) {
-  diag.attachNote() << "in ONNX node '" << name << "' of type '"
-                    << node.op_type() << "' (domain '"
-                    << (isDefaultDomain(node) ? "ai.onnx" : node.domain())
-                    << "')";
+/// Where diagnostics and reports say a node comes from: the model, the
+/// node's name (or "<OpType>_<index>" when it has none), its op type and
+/// the version of its domain the model imports (0 if none).
+static ONNXNodeLocation getNodeLocation(const onnx::ModelProto &model,
+                                        StringRef sourceName,
+                                        const onnx::NodeProto &node,
+                                        size_t index) {
+  ONNXNodeLocation where;
+  where.model = sourceName.str();
+  where.name = node.name().empty()
+                   ? node.op_type() + "_" + std::to_string(index)
+                   : node.name();
+  where.opType = node.op_type();
+  where.domain = isDefaultDomain(node) ? "ai.onnx" : node.domain();
+  for (const onnx::OperatorSetIdProto &entry : model.opset_import())
+    if (entry.domain() == node.domain() ||
+        (isDefaultDomain(node) && entry.domain() == "ai.onnx"))
+      where.opset = entry.version();
+  return where;
 }
 
 /// libonnx 1.12's Conv/pool shape inference divides by `strides` without
 /// checking them (SIGFPE on 0) and resolves SAME auto_pad in time linear in
 /// the dimension (a hang on 2^40), so such models are rejected before it
 /// runs, in subgraphs too.
-static LogicalResult checkShapeInferenceHazards(const onnx::GraphProto &graph,
+static LogicalResult checkShapeInferenceHazards(const onnx::ModelProto &model,
+                                                StringRef sourceName,
+                                                const onnx::GraphProto &graph,
                                                 MLIRContext *ctx) {
   for (const auto *infos :
        {&graph.input(), &graph.output(), &graph.value_info()}) {
@@ -766,7 +771,9 @@ static LogicalResult checkShapeInferenceHazards(const onnx::GraphProto &graph,
       for (const auto &[i, dim] :
            llvm::enumerate(info.type().tensor_type().shape().dim()))
         if (dim.dim_value() > std::numeric_limits<int32_t>::max())
-          return emitError(NameLoc::get(StringAttr::get(ctx, info.name())))
+          return emitError(
+                     NameLoc::get(StringAttr::get(ctx, info.name()),
+                                  FileLineColLoc::get(ctx, sourceName, 0, 0)))
                  << "'" << info.name() << "' has dimension " << dim.dim_value()
                  << " at index " << i << ", larger than dlc supports (2^31-1)";
     }
@@ -775,19 +782,16 @@ static LogicalResult checkShapeInferenceHazards(const onnx::GraphProto &graph,
     for (const onnx::AttributeProto &attr : node.attribute()) {
       if (attr.name() == "strides" &&
           llvm::any_of(attr.ints(), [](int64_t s) { return s <= 0; })) {
-        std::string name = getNodeName(node, index);
-        InFlightDiagnostic diag =
-            emitError(NameLoc::get(
-                StringAttr::get(ctx, name),
-                NameLoc::get(StringAttr::get(ctx, node.op_type()))))
-            << "strides must be positive";
-        attachNodeNote(*diag.getUnderlyingDiagnostic(), node, name);
-        return diag;
+        return emitError(getLocation(
+                   ctx, getNodeLocation(model, sourceName, node, index)))
+               << "strides must be positive";
       }
-      if (attr.has_g() && failed(checkShapeInferenceHazards(attr.g(), ctx)))
+      if (attr.has_g() &&
+          failed(checkShapeInferenceHazards(model, sourceName, attr.g(), ctx)))
         return failure();
       for (const onnx::GraphProto &subgraph : attr.graphs())
-        if (failed(checkShapeInferenceHazards(subgraph, ctx)))
+        if (failed(
+                checkShapeInferenceHazards(model, sourceName, subgraph, ctx)))
           return failure();
     }
   }
@@ -796,16 +800,15 @@ static LogicalResult checkShapeInferenceHazards(const onnx::GraphProto &graph,
 
 LogicalResult ModelImporter::importNode(const onnx::NodeProto &node,
                                         unsigned index) {
-  std::string name = getNodeName(node, index);
-  // The node's name, and inside it its op type (what reports call `op`).
   Location loc =
-      NameLoc::get(StringAttr::get(ctx, name),
-                   NameLoc::get(StringAttr::get(ctx, node.op_type())));
+      getLocation(ctx, getNodeLocation(model, sourceName, node, index));
 
-  // Every error about this node says which ONNX node it is.
+  // Every error about this node says which ONNX node it is: errors located
+  // elsewhere (at an initializer the node reads) get a note at the node.
   ScopedDiagnosticHandler noteNode(ctx, [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error)
-      attachNodeNote(diag, node, name);
+    if (diag.getSeverity() == DiagnosticSeverity::Error &&
+        !findONNXNodeLocation(diag.getLocation()))
+      diag.attachNote(loc) << "while importing this node";
     return failure(); // Let the next handler print it.
   });
 
@@ -830,14 +833,8 @@ LogicalResult ModelImporter::importNode(const onnx::NodeProto &node,
   };
   NodeImporter importer(node, opset, loc, builder, lookup, declared);
   if (!importFn) {
-    InFlightDiagnostic diag = emitError(loc);
-    diag << "unsupported operator '" << node.op_type() << "'";
-    if (isDefaultDomain(node))
-      diag << " (opset " << opset << ")";
-    else
-      diag << " of domain '" << node.domain() << "' (opset "
-           << getDomainOpset(node.domain()) << ")";
-    result = failure();
+    // The location names the operator, its domain and opset.
+    result = emitError(loc) << "unsupported operator";
   } else if (succeeded(result)) {
     result = importFn(importer);
   }
@@ -902,7 +899,7 @@ OwningOpRef<ModuleOp> ModelImporter::run() {
   for (const onnx::ValueInfoProto &input : graph.input()) {
     if (initializers.count(input.name()))
       continue;
-    Location loc = NameLoc::get(StringAttr::get(ctx, input.name()));
+    Location loc = getValueLocation(input.name());
     FailureOr<RankedTensorType> type =
         convertValueType(input.type(), input.name(), loc, ctx);
     if (failed(type))
@@ -914,7 +911,7 @@ OwningOpRef<ModuleOp> ModelImporter::run() {
                                    builder.getFunctionType(argTypes, {}));
   Block *body = func.addEntryBlock();
   for (auto [name, arg] : llvm::zip(argNames, body->getArguments())) {
-    arg.setLoc(NameLoc::get(StringAttr::get(ctx, name)));
+    arg.setLoc(getValueLocation(name));
     values[name] = arg;
   }
   builder.setInsertionPointToEnd(body);
@@ -944,7 +941,7 @@ OwningOpRef<ModuleOp> ModelImporter::run() {
 
   SmallVector<Value> results;
   for (const onnx::ValueInfoProto &output : graph.output()) {
-    Location loc = NameLoc::get(StringAttr::get(ctx, output.name()));
+    Location loc = getValueLocation(output.name());
     FailureOr<Value> lookedUp = lookupValue(output.name());
     if (failed(lookedUp))
       return {};
@@ -1014,7 +1011,8 @@ OwningOpRef<ModuleOp> dlc::importONNX(StringRef buffer, StringRef sourceName,
     emitError(loc) << error;
     return {};
   }
-  if (failed(checkShapeInferenceHazards(model.graph(), context)))
+  if (failed(checkShapeInferenceHazards(model, sourceName, model.graph(),
+                                        context)))
     return {};
   error = checkAndInferShapes(model);
   if (!error.empty()) {
@@ -1053,12 +1051,18 @@ void dlc::registerONNXImportTranslation() {
          MLIRContext *context) -> OwningOpRef<Operation *> {
         const llvm::MemoryBuffer *buffer =
             sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+        ScopedDiagnosticHandler nodeDiagnostics(
+            context, makeONNXNodeDiagnosticHandler(llvm::errs()));
         ONNXImportOptions options;
         options.listAllUnsupported = listUnsupported;
         options.entryName = entryName;
+        // With --split-input-file each chunk is named "within split at
+        // FILE:LINE offset "; diagnostics name the chunk as FILE:LINE.
+        StringRef name = buffer->getBufferIdentifier();
+        if (name.consume_front("within split at "))
+          name = name.rtrim().drop_back(StringRef("offset").size()).rtrim();
         OwningOpRef<ModuleOp> module =
-            importONNX(buffer->getBuffer(), buffer->getBufferIdentifier(),
-                       context, options);
+            importONNX(buffer->getBuffer(), name, context, options);
         return OwningOpRef<Operation *>(module.release());
       },
       [](DialectRegistry &registry) {

@@ -170,16 +170,24 @@ public:
   mlir::FailureOr<mlir::Value>
   create(mlir::Type resultType, mlir::ValueRange operands,
          llvm::ArrayRef<mlir::NamedAttribute> attrs = {}) {
+    return create<OpTy>(resultType ? mlir::TypeRange(resultType)
+                                   : mlir::TypeRange(),
+                        operands, attrs);
+  }
+  /// The same with every result type given (ops with several results);
+  /// the first result is returned.
+  template <typename OpTy>
+  mlir::FailureOr<mlir::Value>
+  create(mlir::TypeRange givenTypes, mlir::ValueRange operands,
+         llvm::ArrayRef<mlir::NamedAttribute> attrs = {}) {
     mlir::MLIRContext *ctx = getContext();
     mlir::DictionaryAttr dict = mlir::DictionaryAttr::get(ctx, attrs);
     typename OpTy::Properties properties;
     if (mlir::failed(OpTy::setPropertiesFromAttr(properties, dict,
                                                  [&] { return emitError(); })))
       return mlir::failure();
-    llvm::SmallVector<mlir::Type, 1> resultTypes;
-    if (resultType) {
-      resultTypes.push_back(resultType);
-    } else {
+    llvm::SmallVector<mlir::Type, 1> resultTypes(givenTypes);
+    if (resultTypes.empty()) {
       if constexpr (OpTy::template hasTrait<
                         mlir::OpTrait::InferTypeOpAdaptor>()) {
         typename OpTy::Adaptor adaptor(operands, dict, properties);

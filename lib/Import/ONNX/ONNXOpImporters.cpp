@@ -11,9 +11,11 @@
 #include "ONNXImporterImpl.h"
 
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <limits>
+#include <map>
 #include <numeric>
 
 using namespace mlir;
@@ -1295,6 +1297,32 @@ static LogicalResult importTrilu(NodeImporter &n) {
           {b.getNamedAttr("upper", b.getBoolAttr(n.getIntAttr("upper", 1)))}));
 }
 
+/// CumSum: the axis tensor must be a constant (the conformance runner binds
+/// a graph input that gives it).
+static LogicalResult importCumSum(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input)
+    return failure();
+  FailureOr<SmallVector<int64_t>> axes = n.getConstantIntsInput(1);
+  if (failed(axes))
+    return failure();
+  if (axes->size() != 1)
+    return n.emitError() << "the axis must be one value, got " << axes->size();
+  FailureOr<int64_t> axis =
+      n.normalizeAxis((*axes)[0], getType(input).getRank());
+  if (failed(axis))
+    return failure();
+  Builder &b = n.getBuilder();
+  return setResult(
+      n, n.create<CumSumOp>(
+             input.getType(), {input},
+             {b.getNamedAttr("axis", b.getI64IntegerAttr(*axis)),
+              b.getNamedAttr("exclusive",
+                             b.getBoolAttr(n.getIntAttr("exclusive", 0))),
+              b.getNamedAttr("reverse",
+                             b.getBoolAttr(n.getIntAttr("reverse", 0)))}));
+}
+
 /// DepthToSpace and SpaceToDepth are a reshape, a transpose and a reshape
 /// (ONNX's own definition), so the memory passes see views and one copy.
 static LogicalResult importDepthSpace(NodeImporter &n, bool toSpace) {
@@ -1403,6 +1431,227 @@ static LogicalResult importConcat(NodeImporter &n) {
   return setResult(
       n, n.create<ConcatOp>(
              *inputs, {b.getNamedAttr("axis", b.getI64IntegerAttr(*axis))}));
+}
+
+/// Range: all three inputs must be constants (the conformance runner binds
+/// them), so the result is a constant of max(ceil((limit - start) /
+/// delta), 0) elements start + i * delta, computed exactly for integers.
+static LogicalResult importRange(NodeImporter &n) {
+  Value start = n.getInput(0);
+  if (!start || !n.getInput(1) || !n.getInput(2))
+    return failure();
+  Type element = getType(start).getElementType();
+  SmallVector<Attribute> values;
+  if (isa<FloatType>(element)) {
+    SmallVector<double> bounds;
+    for (unsigned i = 0; i < 3; ++i) {
+      FailureOr<std::optional<double>> value = n.getConstantScalarInput(i);
+      if (failed(value))
+        return failure();
+      bounds.push_back(**value);
+    }
+    if (bounds[2] == 0 || !std::isfinite(bounds[0] + bounds[1] + bounds[2]))
+      return n.emitError() << "delta must be finite and non-zero";
+    double count = std::ceil((bounds[1] - bounds[0]) / bounds[2]);
+    if (count > double(1 << 30))
+      return n.emitError() << "the range has too many elements";
+    for (int64_t i = 0; i < count; ++i)
+      values.push_back(FloatAttr::get(element, bounds[0] + i * bounds[2]));
+  } else {
+    SmallVector<int64_t> bounds;
+    for (unsigned i = 0; i < 3; ++i) {
+      FailureOr<SmallVector<int64_t>> value = n.getConstantIntsInput(i);
+      if (failed(value))
+        return failure();
+      if (value->size() != 1)
+        return n.emitError() << "input #" << i << " must be a scalar";
+      bounds.push_back(value->front());
+    }
+    if (bounds[2] == 0)
+      return n.emitError() << "delta must be non-zero";
+    int64_t span = bounds[1] - bounds[0];
+    int64_t count = span / bounds[2] +
+                    (span % bounds[2] != 0 && (span < 0) == (bounds[2] < 0));
+    if (count > (1 << 30))
+      return n.emitError() << "the range has too many elements";
+    for (int64_t i = 0; i < count; ++i)
+      values.push_back(IntegerAttr::get(element, bounds[0] + i * bounds[2]));
+  }
+  auto type = RankedTensorType::get({int64_t(values.size())}, element);
+  n.setResult(0, n.createConstant(DenseElementsAttr::get(type, values)));
+  return success();
+}
+
+/// OneHot: depth must be a constant (the conformance runner binds it).
+static LogicalResult importOneHot(NodeImporter &n) {
+  Value indices = n.getInput(0), values = n.getInput(2);
+  if (!indices || !values || !n.getInput(1))
+    return failure();
+  FailureOr<std::optional<double>> depth = n.getConstantScalarInput(1);
+  if (failed(depth))
+    return failure();
+  if (!(**depth >= 1) || **depth > double(INT32_MAX))
+    return n.emitError() << "depth must be at least 1, got " << **depth;
+  int64_t rank = getType(indices).getRank();
+  FailureOr<int64_t> axis = n.normalizeAxis(n.getIntAttr("axis", -1), rank + 1);
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape(getType(indices).getShape());
+  shape.insert(shape.begin() + *axis, static_cast<int64_t>(**depth));
+  Builder &b = n.getBuilder();
+  return setResult(
+      n, n.create<OneHotOp>(
+             RankedTensorType::get(shape, getType(values).getElementType()),
+             {indices, values},
+             {b.getNamedAttr("axis", b.getI64IntegerAttr(*axis))}));
+}
+
+/// TopK: k must be a constant (the conformance runner binds it); the
+/// results are sorted whatever `sorted` says (ONNX allows any order then).
+static LogicalResult importTopK(NodeImporter &n) {
+  Value input = n.getInput(0);
+  if (!input || !n.getInput(1))
+    return failure();
+  FailureOr<SmallVector<int64_t>> k = n.getConstantIntsInput(1);
+  if (failed(k))
+    return failure();
+  if (k->size() != 1)
+    return n.emitError() << "k must hold one value, got " << k->size();
+  RankedTensorType type = getType(input);
+  FailureOr<int64_t> axis =
+      n.normalizeAxis(n.getIntAttr("axis", -1), type.getRank());
+  if (failed(axis))
+    return failure();
+  if (k->front() < 1 || k->front() > type.getDimSize(*axis))
+    k->front() = 0; // dlc.top_k's verifier reports it.
+  SmallVector<int64_t> shape(type.getShape());
+  shape[*axis] = k->front();
+  Builder &b = n.getBuilder();
+  Type resultTypes[] = {type.clone(shape),
+                        RankedTensorType::get(shape, b.getI64Type())};
+  FailureOr<Value> values = n.create<TopKOp>(
+      TypeRange(resultTypes), {input},
+      {b.getNamedAttr("axis", b.getI64IntegerAttr(*axis)),
+       b.getNamedAttr("largest", b.getBoolAttr(n.getIntAttr("largest", 1)))});
+  if (failed(values))
+    return failure();
+  Operation *op = values->getDefiningOp();
+  n.setResult(0, op->getResult(0));
+  n.setResult(1, op->getResult(1));
+  return success();
+}
+
+/// GatherND's result: indices' outer shape, then data's trailing one.
+static LogicalResult importGatherND(NodeImporter &n) {
+  Value data = n.getInput(0), indices = n.getInput(1);
+  if (!data || !indices)
+    return failure();
+  RankedTensorType dataType = getType(data), indicesType = getType(indices);
+  int64_t batch = n.getIntAttr("batch_dims", 0);
+  if (indicesType.getRank() < 1 || batch < 0 ||
+      batch + indicesType.getShape().back() > dataType.getRank())
+    return n.emitError() << "index tuples do not fit data of rank "
+                         << dataType.getRank();
+  SmallVector<int64_t> shape(indicesType.getShape().drop_back());
+  llvm::append_range(shape, dataType.getShape().drop_front(
+                                batch + indicesType.getShape().back()));
+  Builder &b = n.getBuilder();
+  return setResult(
+      n, n.create<GatherNDOp>(
+             dataType.clone(shape), {data, indices},
+             {b.getNamedAttr("batch_dims", b.getI64IntegerAttr(batch))}));
+}
+
+/// ScatterElements (and its opset-9 name Scatter) and ScatterND.
+static LogicalResult importScatter(NodeImporter &n, bool elements) {
+  Value data = n.getInput(0), indices = n.getInput(1), updates = n.getInput(2);
+  if (!data || !indices || !updates)
+    return failure();
+  Builder &b = n.getBuilder();
+  SmallVector<NamedAttribute> attrs = {b.getNamedAttr(
+      "reduction", b.getStringAttr(n.getStringAttr("reduction", "none")))};
+  if (!elements)
+    return setResult(n, n.create<ScatterNDOp>(data.getType(),
+                                              {data, indices, updates}, attrs));
+  FailureOr<int64_t> axis =
+      n.normalizeAxis(n.getIntAttr("axis", 0), getType(data).getRank());
+  if (failed(axis))
+    return failure();
+  attrs.push_back(b.getNamedAttr("axis", b.getI64IntegerAttr(*axis)));
+  return setResult(n, n.create<ScatterElementsOp>(
+                          data.getType(), {data, indices, updates}, attrs));
+}
+
+/// Einsum: ONNX's equation (spaces, `...`, maybe no `->`) written out as
+/// dlc.einsum's explicit letters-only form. `...` becomes letters no term
+/// uses, right-aligned across inputs (numpy broadcasting); an implicit
+/// output is the `...` labels, then the labels used once, alphabetically.
+static LogicalResult importEinsum(NodeImporter &n) {
+  FailureOr<SmallVector<Value>> inputs = n.getInputs();
+  if (failed(inputs))
+    return failure();
+  std::string equation;
+  for (char c : n.getStringAttr("equation", ""))
+    if (!llvm::isSpace(c))
+      equation.push_back(c);
+  StringRef lhs = equation, output;
+  bool explicitOutput = lhs.contains("->");
+  if (explicitOutput)
+    std::tie(lhs, output) = lhs.split("->");
+  SmallVector<StringRef> terms;
+  lhs.split(terms, ',');
+  if (terms.size() != inputs->size())
+    return n.emitError() << "equation '" << equation << "' has " << terms.size()
+                         << " input terms for " << inputs->size() << " inputs";
+  // How many dimensions `...` covers in each term, and letters for them.
+  SmallVector<int64_t> ellipsisRanks;
+  int64_t ellipsisRank = 0;
+  for (auto [term, input] : llvm::zip(terms, *inputs)) {
+    int64_t labels = llvm::count_if(term, llvm::isAlpha);
+    int64_t covered =
+        term.contains("...") ? getType(input).getRank() - labels : 0;
+    if (covered < 0)
+      return n.emitError() << "term '" << term << "' has more labels than "
+                           << "its input's rank " << getType(input).getRank();
+    ellipsisRanks.push_back(covered);
+    ellipsisRank = std::max(ellipsisRank, covered);
+  }
+  std::string ellipsisLabels;
+  for (char c :
+       StringRef("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"))
+    if (static_cast<int64_t>(ellipsisLabels.size()) < ellipsisRank &&
+        !StringRef(equation).contains(c))
+      ellipsisLabels.push_back(c);
+  if (static_cast<int64_t>(ellipsisLabels.size()) < ellipsisRank)
+    return n.emitError() << "'...' covers more dimensions than letters remain";
+  auto expand = [&](StringRef term, int64_t covered) {
+    std::string expanded = term.str();
+    size_t at = expanded.find("...");
+    if (at != std::string::npos)
+      expanded.replace(at, 3, ellipsisLabels.substr(ellipsisRank - covered));
+    return expanded;
+  };
+  std::string written;
+  std::map<char, int> uses;
+  for (auto [i, term] : llvm::enumerate(terms)) {
+    std::string expanded = expand(term, ellipsisRanks[i]);
+    for (char label : expanded)
+      ++uses[label];
+    written += (i ? "," : "") + expanded;
+  }
+  written += "->";
+  if (explicitOutput) {
+    written += expand(output, ellipsisRank);
+  } else {
+    written += ellipsisLabels;
+    for (auto [label, count] : uses)
+      if (count == 1 && !llvm::is_contained(ellipsisLabels, label))
+        written.push_back(label);
+  }
+  Builder &b = n.getBuilder();
+  return setResult(
+      n, n.create<EinsumOp>(
+             *inputs, {b.getNamedAttr("equation", b.getStringAttr(written))}));
 }
 
 static FailureOr<Value> createSlice(NodeImporter &n, Value input,
@@ -1919,6 +2168,17 @@ OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("Unsqueeze", importUnsqueeze)
       .Case("Transpose", importTranspose)
       .Case("Trilu", importTrilu)
+      .Case("CumSum", importCumSum)
+      .Case("Einsum", importEinsum)
+      .Case("Range", importRange)
+      .Case("OneHot", importOneHot)
+      .Case("TopK", importTopK)
+      .Case("GatherND", importGatherND)
+      .Case("ScatterElements",
+            [](NodeImporter &n) { return importScatter(n, true); })
+      .Case("Scatter", [](NodeImporter &n) { return importScatter(n, true); })
+      .Case("ScatterND",
+            [](NodeImporter &n) { return importScatter(n, false); })
       .Case("GatherElements",
             [](NodeImporter &n) -> LogicalResult {
               Value data = n.getInput(0), indices = n.getInput(1);

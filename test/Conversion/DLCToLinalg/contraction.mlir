@@ -205,3 +205,31 @@ func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x4x3x3xf32>) -> t
   %0 = dlc.conv_transpose %x, %w {dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x3x3xf32>, tensor<2x4x3x3xf32>) -> tensor<1x4x5x5xf32>
   return %0 : tensor<1x4x5x5xf32>
 }
+
+// -----
+
+// Einsum is one generic: a loop per label, the output's first (parallel),
+// then the summed ones (reduction); each input is read through its term.
+// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+// CHECK-DAG: #[[C:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @einsum_batch_matmul
+// CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[C]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK: %[[P:.*]] = arith.mulf
+// CHECK: arith.addf %{{.*}}, %[[P]]
+func.func @einsum_batch_matmul(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5xf32> {
+  %0 = dlc.einsum %a, %b {equation = "bij,bjk->bik"} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  return %0 : tensor<2x3x5xf32>
+}
+
+// -----
+
+// A repeated label reads the diagonal; a size-1 dimension reads index 0.
+// CHECK-DAG: #[[DIAG:.*]] = affine_map<(d0, d1) -> (0, d1, d1)>
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @einsum_diagonal_broadcast
+// CHECK: linalg.generic {indexing_maps = [#[[DIAG]], #[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel"]}
+func.func @einsum_diagonal_broadcast(%a: tensor<1x3x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = dlc.einsum %a, %b {equation = "Aii,Ai->Ai"} : (tensor<1x3x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

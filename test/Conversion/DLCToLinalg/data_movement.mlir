@@ -114,11 +114,12 @@ func.func @slice_reversed(%x: tensor<2x3x4xf32>) -> tensor<2x3x2xf32> {
 // CHECK: %[[II:.*]] = arith.index_cast %[[I]] : i64 to index
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[SIZE:.*]] = arith.constant 3 : index
-// CHECK-DAG: %[[LAST:.*]] = arith.constant 2 : index
 // CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[II]], %[[ZERO]]
 // CHECK: %[[WRAP:.*]] = arith.addi %[[II]], %[[SIZE]]
 // CHECK: %[[SEL:.*]] = arith.select %[[NEG]], %[[WRAP]], %[[II]]
-// CHECK: %[[LO:.*]] = arith.maxsi %[[SEL]], %[[ZERO]]
+// CHECK-DAG: %[[LOW:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[LAST:.*]] = arith.constant 2 : index
+// CHECK: %[[LO:.*]] = arith.maxsi %[[SEL]], %[[LOW]]
 // CHECK: %[[CL:.*]] = arith.minsi %[[LO]], %[[LAST]]
 // CHECK: %[[D0:.*]] = linalg.index 0
 // CHECK: %[[D3:.*]] = linalg.index 3
@@ -269,4 +270,80 @@ func.func @resize_nearest_dynamic(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) ->
 func.func @gather_elements(%d: tensor<3x3xf32>, %i: tensor<2x3xi64>) -> tensor<2x3xf32> {
   %0 = dlc.gather_elements %d, %i {axis = 0 : i64} : (tensor<3x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// GatherND reads each coordinate of the tuple with tensor.extract (wrapped,
+// clamped), then the data element.
+// CHECK-LABEL: func.func @gather_nd
+// CHECK-SAME: %[[DATA:.*]]: tensor<2x3x4xf32>, %[[IND:.*]]: tensor<2x1xi64>
+// CHECK: linalg.generic {{.*}} outs(
+// CHECK: %[[B:.*]] = linalg.index 0
+// CHECK: %[[RAW:.*]] = tensor.extract %[[IND]][%[[B]], %{{.*}}]
+// CHECK: arith.index_cast %[[RAW]]
+// CHECK: %[[CL:.*]] = arith.minsi
+// CHECK: %[[IN:.*]] = linalg.index 1
+// CHECK: tensor.extract %[[DATA]][%[[B]], %[[CL]], %[[IN]]]
+func.func @gather_nd(%x: tensor<2x3x4xf32>, %i: tensor<2x1xi64>) -> tensor<2x4xf32> {
+  %0 = dlc.gather_nd %x, %i {batch_dims = 1 : i64} : (tensor<2x3x4xf32>, tensor<2x1xi64>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// ScatterElements is a reduction into the data over a loop along the axis;
+// indices smaller than the data are padded with an index that lands nowhere
+// (the axis length), updates with 0.
+// CHECK-DAG: #[[UPD:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @scatter_elements
+// CHECK-SAME: %[[DATA:.*]]: tensor<2x3xf32>
+// CHECK: %[[NOWHERE:.*]] = arith.constant 3 : i64
+// CHECK: %[[IND:.*]] = tensor.pad %{{.*}} low[0, 0] high[1, 0]
+// CHECK: tensor.yield %[[NOWHERE]]
+// CHECK: %[[UPDATES:.*]] = tensor.pad
+// CHECK: linalg.generic {indexing_maps = [#[[UPD]], #[[UPD]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[IND]], %[[UPDATES]] : tensor<2x2xi64>, tensor<2x2xf32>) outs(%[[DATA]] : tensor<2x3xf32>)
+// CHECK: %[[AXIS:.*]] = linalg.index 1
+// CHECK: %[[HERE:.*]] = arith.cmpi eq, %{{.*}}, %[[AXIS]]
+// CHECK: %[[SUM:.*]] = arith.addf
+// CHECK: arith.select %[[HERE]], %[[SUM]]
+func.func @scatter_elements(%x: tensor<2x3xf32>, %i: tensor<1x2xi64>, %u: tensor<1x2xf32>) -> tensor<2x3xf32> {
+  %0 = dlc.scatter_elements %x, %i, %u {axis = 1 : i64, reduction = "add"} : (tensor<2x3xf32>, tensor<1x2xi64>, tensor<1x2xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// ScatterND: a reduction into the data over the update tuples; a tuple
+// lands where its coordinates equal the position's first ones.
+// CHECK-DAG: #[[UPD:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-LABEL: func.func @scatter_nd
+// CHECK-SAME: %[[IND:[^:]*]]: tensor<2x1xi64>
+// CHECK: linalg.generic {indexing_maps = [#[[UPD]], #{{.*}}], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: %[[U:.*]] = linalg.index 2
+// CHECK: tensor.extract %[[IND]][%[[U]], %{{.*}}]
+// CHECK: %[[ROW:.*]] = linalg.index 0
+// CHECK: %[[HERE:.*]] = arith.cmpi eq, %{{.*}}, %[[ROW]]
+// CHECK: arith.select %[[HERE]]
+func.func @scatter_nd(%x: tensor<4x3xf32>, %i: tensor<2x1xi64>, %u: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  %0 = dlc.scatter_nd %x, %i, %u : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+// OneHot reads the index away from the axis and the two values through
+// constant maps.
+// CHECK-DAG: #[[IDX:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG: #[[OFF:.*]] = affine_map<(d0, d1) -> (0)>
+// CHECK-DAG: #[[ON:.*]] = affine_map<(d0, d1) -> (1)>
+// CHECK-LABEL: func.func @one_hot
+// CHECK: linalg.generic {indexing_maps = [#[[IDX]], #[[OFF]], #[[ON]], #{{.*}}]
+// CHECK: ^bb0(%{{.*}}: i64, %[[OFFV:.*]]: f32, %[[ONV:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[HOT:.*]] = arith.cmpi eq
+// CHECK: arith.select %[[HOT]], %[[ONV]], %[[OFFV]]
+func.func @one_hot(%i: tensor<2xi64>, %v: tensor<2xf32>) -> tensor<2x5xf32> {
+  %0 = dlc.one_hot %i, %v {axis = 1 : i64} : (tensor<2xi64>, tensor<2xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
 }

@@ -275,3 +275,62 @@ func.func @hardmax(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = dlc.hardmax %x {axis = 1 : i64} : tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// CumSum: a reduction over a second loop along the axis (d2), adding the
+// elements whose index is at most the output's (at least, reversed; strictly
+// when exclusive).
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @cumsum
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: %[[I:.*]] = linalg.index 1
+// CHECK: %[[J:.*]] = linalg.index 2
+// CHECK: %[[IN_RANGE:.*]] = arith.cmpi sle, %[[J]], %[[I]]
+// CHECK: arith.select %[[IN_RANGE]]
+// CHECK: arith.addf
+// CHECK-LABEL: func.func @cumsum_reverse_exclusive
+// CHECK: arith.cmpi sgt, %{{.*}}, %{{.*}} : index
+func.func @cumsum(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = dlc.cumsum %x {axis = 1 : i64} : tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+func.func @cumsum_reverse_exclusive(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = dlc.cumsum %x {axis = 1 : i64, exclusive = true, reverse = true} : tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// TopK by ranks: the rank of element i counts the elements j (a second loop
+// along the axis) that are larger, or equal with j < i; output position r
+// then selects the element of rank r and its index.
+// CHECK-DAG: #[[I:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[J:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-LABEL: func.func @top_k
+// CHECK: %[[RANKS:.*]] = linalg.generic {indexing_maps = [#[[I]], #[[J]], #[[I]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: ^bb0(%[[X:.*]]: f32, %[[OTHER:.*]]: f32, %{{.*}}: i64):
+// CHECK: %[[GT:.*]] = arith.cmpf ogt, %[[OTHER]], %[[X]]
+// CHECK: %[[EQ:.*]] = arith.cmpf oeq, %[[OTHER]], %[[X]]
+// CHECK: %[[EARLIER:.*]] = arith.cmpi ult
+// CHECK: %[[TIE:.*]] = arith.andi %[[EQ]], %[[EARLIER]]
+// CHECK: arith.ori %[[GT]], %[[TIE]]
+// CHECK: linalg.generic {indexing_maps = [#[[J]], #[[J]], #[[I]], #[[I]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %[[RANKS]] : tensor<3x4xf32>, tensor<3x4xi64>)
+// CHECK: %[[HIT:.*]] = arith.cmpi eq
+// CHECK: arith.select %[[HIT]]
+// CHECK: arith.select %[[HIT]]
+func.func @top_k(%x: tensor<3x4xf32>) -> (tensor<3x2xf32>, tensor<3x2xi64>) {
+  %0:2 = dlc.top_k %x {axis = 1 : i64} : tensor<3x4xf32> -> tensor<3x2xf32>, tensor<3x2xi64>
+  return %0#0, %0#1 : tensor<3x2xf32>, tensor<3x2xi64>
+}
+
+// -----
+
+// The smallest compare the other way.
+// CHECK-LABEL: func.func @top_k_smallest
+// CHECK: arith.cmpf olt
+func.func @top_k_smallest(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<1xi64>) {
+  %0:2 = dlc.top_k %x {axis = 0 : i64, largest = false} : tensor<4xf32> -> tensor<1xf32>, tensor<1xi64>
+  return %0#0, %0#1 : tensor<1xf32>, tensor<1xi64>
+}

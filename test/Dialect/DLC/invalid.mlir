@@ -883,3 +883,87 @@ func.func @dequantize_mixed(%x: tensor<4xui8>, %s: tensor<f32>, %z: tensor<i8>) 
   %0 = dlc.dequantize_linear %x, %s, %z : (tensor<4xui8>, tensor<f32>, tensor<i8>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// CumSum's axis is a dimension of the input.
+func.func @cumsum_axis(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %0 = dlc.cumsum %x {axis = 2 : i64} : tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// Einsum's equation has a term per input.
+func.func @einsum_terms(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{equation 'ij,jk->ik' has 2 input terms for 1 inputs}}
+  %0 = dlc.einsum %x {equation = "ij,jk->ik"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// A label has one size (or 1) wherever it occurs.
+func.func @einsum_sizes(%x: tensor<2x3xf32>, %y: tensor<4x5xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{label 'j' has sizes 3 and 4}}
+  %0 = dlc.einsum %x, %y {equation = "ij,jk->ik"} : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+  return
+}
+
+// -----
+
+// The output names no label twice.
+func.func @einsum_output(%x: tensor<2x2xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{is not of the form 'ab,bc->ac'}}
+  %0 = dlc.einsum %x {equation = "ij->ii"} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+// GatherND's tuples fit the data after the batch dimensions.
+func.func @gather_nd_tuple(%x: tensor<2x3xf32>, %i: tensor<2x3xi64>) {
+  // expected-error @+1 {{index tuples of 3 coordinates do not fit data of rank 2 after 0 batch dimensions}}
+  %0 = dlc.gather_nd %x, %i : (tensor<2x3xf32>, tensor<2x3xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// ScatterElements' indices and updates share one shape.
+func.func @scatter_elements_shapes(%x: tensor<2x3xf32>, %i: tensor<2x1xi64>, %u: tensor<2x2xf32>) {
+  // expected-error @+1 {{indices and updates must have one shape}}
+  %0 = dlc.scatter_elements %x, %i, %u {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x1xi64>, tensor<2x2xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// The scatter reductions are ONNX's.
+func.func @scatter_nd_reduction(%x: tensor<2x3xf32>, %i: tensor<1x1xi64>, %u: tensor<1x3xf32>) {
+  // expected-error @+1 {{reduction 'sub' is not none, add, mul, max or min}}
+  %0 = dlc.scatter_nd %x, %i, %u {reduction = "sub"} : (tensor<2x3xf32>, tensor<1x1xi64>, tensor<1x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// OneHot's values are (off, on).
+func.func @one_hot_values(%i: tensor<2xi64>, %v: tensor<3xf32>) {
+  // expected-error @+1 {{values must hold two elements (off, on)}}
+  %0 = dlc.one_hot %i, %v {axis = 1 : i64} : (tensor<2xi64>, tensor<3xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+// TopK's k is at most the axis length.
+func.func @top_k_k(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{k must be in [1, 3]}}
+  %0:2 = dlc.top_k %x {axis = 1 : i64} : tensor<2x3xf32> -> tensor<2x4xf32>, tensor<2x4xi64>
+  return
+}

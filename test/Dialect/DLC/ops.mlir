@@ -311,6 +311,38 @@ func.func @structured(%x: tensor<2x3x4x4xf32>, %s: tensor<4xf32>, %c: tensor<3xf
 
 // -----
 
+// CumSum keeps its type; exclusive and reverse default to false.
+// CHECK-LABEL: func.func @cumsum
+// CHECK: dlc.cumsum %{{.*}} {axis = 1 : i64, reverse = true} : tensor<2x3xf32>
+// CHECK: dlc.cumsum %{{.*}} {axis = 0 : i64} : tensor<2x3xf32>
+func.func @cumsum(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0 = dlc.cumsum %x {axis = 1 : i64, reverse = true} : tensor<2x3xf32>
+  %1 = dlc.cumsum %x {axis = 0 : i64, exclusive = false} : tensor<2x3xf32>
+  return %0, %1 : tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// Einsum, the gathers and scatters by index tuples, OneHot and TopK.
+// CHECK-LABEL: func.func @indexing
+// CHECK: dlc.einsum %{{.*}}, %{{.*}} {equation = "bij,bjk->bik"} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+// CHECK: dlc.gather_nd %{{.*}}, %{{.*}} {batch_dims = 1 : i64} : (tensor<2x3x4xf32>, tensor<2x1xi64>) -> tensor<2x4xf32>
+// CHECK: dlc.scatter_elements %{{.*}}, %{{.*}}, %{{.*}} {axis = 1 : i64, reduction = "add"} : (tensor<2x3x4xf32>, tensor<2x1x4xi64>, tensor<2x1x4xf32>) -> tensor<2x3x4xf32>
+// CHECK: dlc.scatter_nd %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3x4xf32>, tensor<1x2xi64>, tensor<1x4xf32>) -> tensor<2x3x4xf32>
+// CHECK: dlc.one_hot %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<2xi64>, tensor<2xf32>) -> tensor<2x5xf32>
+// CHECK: dlc.top_k %{{.*}} {axis = 2 : i64, largest = false} : tensor<2x3x4xf32> -> tensor<2x3x2xf32>, tensor<2x3x2xi64>
+func.func @indexing(%x: tensor<2x3x4xf32>, %y: tensor<2x4x5xf32>, %i: tensor<2x1xi64>, %e: tensor<2x1x4xi64>, %u: tensor<2x1x4xf32>, %t: tensor<1x2xi64>, %v: tensor<1x4xf32>, %h: tensor<2xi64>, %o: tensor<2xf32>) -> (tensor<2x3x5xf32>, tensor<2x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x5xf32>, tensor<2x3x2xi64>) {
+  %0 = dlc.einsum %x, %y {equation = "bij,bjk->bik"} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  %1 = dlc.gather_nd %x, %i {batch_dims = 1 : i64} : (tensor<2x3x4xf32>, tensor<2x1xi64>) -> tensor<2x4xf32>
+  %2 = dlc.scatter_elements %x, %e, %u {axis = 1 : i64, reduction = "add"} : (tensor<2x3x4xf32>, tensor<2x1x4xi64>, tensor<2x1x4xf32>) -> tensor<2x3x4xf32>
+  %3 = dlc.scatter_nd %x, %t, %v : (tensor<2x3x4xf32>, tensor<1x2xi64>, tensor<1x4xf32>) -> tensor<2x3x4xf32>
+  %4 = dlc.one_hot %h, %o {axis = 1 : i64} : (tensor<2xi64>, tensor<2xf32>) -> tensor<2x5xf32>
+  %5:2 = dlc.top_k %x {axis = 2 : i64, largest = false} : tensor<2x3x4xf32> -> tensor<2x3x2xf32>, tensor<2x3x2xi64>
+  return %0, %1, %2, %3, %4, %5#1 : tensor<2x3x5xf32>, tensor<2x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x5xf32>, tensor<2x3x2xi64>
+}
+
+// -----
+
 // A transfer between the host's memory and a target's round-trips.
 // CHECK-LABEL: func.func @transfer
 // CHECK: dlc.transfer %{{.*}} {destination = "snowflake", source = "host"} : tensor<4xf32>

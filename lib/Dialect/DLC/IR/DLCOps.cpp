@@ -15,7 +15,9 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -35,48 +37,6 @@ void DLCDialect::initialize() {
 #define GET_ATTRDEF_LIST
 #include "dlc/Dialect/DLC/IR/DLCAttrs.cpp.inc"
       >();
-}
-
-std::string dlc::getNodeName(Operation *op) {
-  return getNodeNameOrPosition(op->getLoc());
-}
-
-std::string dlc::getNodeNameOrPosition(Location loc) {
-  std::string name = getNodeName(loc);
-  if (!name.empty())
-    return name;
-  llvm::raw_string_ostream os(name);
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    loc.print(os);
-  return name;
-}
-
-std::string dlc::getNodeName(Location loc) {
-  std::string name;
-  loc->walk([&](Location nested) {
-    if (auto nameLoc = dyn_cast<NameLoc>(nested)) {
-      name = nameLoc.getName().str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return name;
-}
-
-std::string dlc::getNodeOpType(Location loc) {
-  std::string opType;
-  loc->walk([&](Location nested) {
-    if (auto nameLoc = dyn_cast<NameLoc>(nested)) {
-      if (auto child = dyn_cast<NameLoc>(nameLoc.getChildLoc()))
-        opType = child.getName().str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return opType;
 }
 
 Operation *DLCDialect::materializeConstant(OpBuilder &builder, Attribute value,
@@ -371,6 +331,113 @@ LogicalResult DequantizeLinearOp::verify() {
   return verifyQuantization(*this, getInput().getType().getElementType(),
                             getScale().getType().getElementType(),
                             getZeroPoint().getType().getElementType());
+}
+
+/// `result` must have `shape` and the element type of `like`.
+static LogicalResult checkResultType(Operation *op, Type result,
+                                     ArrayRef<int64_t> shape, Type like) {
+  auto expected = RankedTensorType::get(shape, getElementTypeOrSelf(like));
+  if (result != expected)
+    return op->emitOpError("result type should be ") << expected;
+  return success();
+}
+
+static LogicalResult verifyScatterReduction(Operation *op,
+                                            StringRef reduction) {
+  if (!llvm::is_contained({"none", "add", "mul", "max", "min"}, reduction))
+    return op->emitOpError("reduction '")
+           << reduction << "' is not none, add, mul, max or min";
+  return success();
+}
+
+LogicalResult GatherNDOp::verify() {
+  RankedTensorType data = getData().getType(), indices = getIndices().getType();
+  int64_t rank = data.getRank(), batch = getBatchDims();
+  if (indices.getRank() < 1)
+    return emitOpError("indices must have rank 1 or more");
+  int64_t tuple = indices.getShape().back();
+  if (batch < 0 || batch >= std::min(rank, indices.getRank()))
+    return emitOpError("batch_dims ")
+           << batch << " must be below the ranks of data and indices";
+  if (tuple < 1 || tuple > rank - batch)
+    return emitOpError("index tuples of ")
+           << tuple << " coordinates do not fit data of rank " << rank
+           << " after " << batch << " batch dimensions";
+  if (data.getShape().take_front(batch) != indices.getShape().take_front(batch))
+    return emitOpError("data and indices differ in the batch dimensions");
+  SmallVector<int64_t> shape(indices.getShape().drop_back());
+  llvm::append_range(shape, data.getShape().drop_front(batch + tuple));
+  return checkResultType(*this, getType(), shape, data);
+}
+
+LogicalResult ScatterElementsOp::verify() {
+  RankedTensorType data = getData().getType(), indices = getIndices().getType();
+  if (failed(verifyAxisInRange(*this, getAxis(), data.getRank())))
+    return failure();
+  if (indices.getRank() != data.getRank() ||
+      getUpdates().getType() != indices.clone(data.getElementType()))
+    return emitOpError("indices and updates must have one shape, of the "
+                       "data's rank, and updates the data's element type");
+  for (int64_t d = 0; d < data.getRank(); ++d)
+    if (d != getAxis() && indices.getDimSize(d) > data.getDimSize(d))
+      return emitOpError("indices are larger than data in dimension ") << d;
+  return verifyScatterReduction(*this, getReduction());
+}
+
+LogicalResult ScatterNDOp::verify() {
+  RankedTensorType data = getData().getType(), indices = getIndices().getType();
+  if (indices.getRank() < 1)
+    return emitOpError("indices must have rank 1 or more");
+  int64_t tuple = indices.getShape().back();
+  if (tuple < 1 || tuple > data.getRank())
+    return emitOpError("index tuples of ")
+           << tuple << " coordinates do not fit data of rank "
+           << data.getRank();
+  SmallVector<int64_t> shape(indices.getShape().drop_back());
+  llvm::append_range(shape, data.getShape().drop_front(tuple));
+  auto expected = RankedTensorType::get(shape, data.getElementType());
+  if (getUpdates().getType() != expected)
+    return emitOpError("updates should be ") << expected;
+  return verifyScatterReduction(*this, getReduction());
+}
+
+LogicalResult OneHotOp::verify() {
+  RankedTensorType indices = getIndices().getType();
+  if (getValues().getType().getShape() != ArrayRef<int64_t>{2})
+    return emitOpError("values must hold two elements (off, on)");
+  if (failed(verifyAxisInRange(*this, getAxis(), indices.getRank() + 1)))
+    return failure();
+  RankedTensorType result = getType();
+  if (result.getRank() != indices.getRank() + 1 ||
+      result.getDimSize(getAxis()) < 1)
+    return emitOpError("result must add a dimension of size 1 or more");
+  SmallVector<int64_t> shape(indices.getShape());
+  shape.insert(shape.begin() + getAxis(), result.getDimSize(getAxis()));
+  return checkResultType(*this, result, shape, getValues().getType());
+}
+
+LogicalResult TopKOp::verify() {
+  RankedTensorType input = getInput().getType();
+  if (failed(verifyAxisInRange(*this, getAxis(), input.getRank())))
+    return failure();
+  int64_t k = getValues().getType().getRank() == input.getRank()
+                  ? getValues().getType().getDimSize(getAxis())
+                  : -1;
+  if (k < 1 || k > input.getDimSize(getAxis()))
+    return emitOpError("k must be in [1, ")
+           << input.getDimSize(getAxis()) << "]";
+  SmallVector<int64_t> shape(input.getShape());
+  shape[getAxis()] = k;
+  if (failed(checkResultType(*this, getValues().getType(), shape, input)))
+    return failure();
+  return checkResultType(*this, getIndices().getType(), shape,
+                         getIndices().getType());
+}
+
+/// ONNX allows CumSum of a scalar (axis 0 of rank 0).
+LogicalResult CumSumOp::verify() {
+  return verifyAxisInRange(
+      *this, getAxis(), std::max<int64_t>(getInput().getType().getRank(), 1));
 }
 
 LogicalResult TransferOp::verify() {
@@ -798,6 +865,74 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
     shape.push_back(input.getDimSize(p));
   }
   types.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+std::optional<EinsumEquation> dlc::parseEinsumEquation(StringRef equation) {
+  auto [lhs, output] = equation.split("->");
+  if (lhs.size() == equation.size())
+    return std::nullopt;
+  auto isLabels = [](StringRef term) {
+    return llvm::all_of(term, [](char c) { return llvm::isAlpha(c); });
+  };
+  EinsumEquation parsed;
+  SmallVector<StringRef> terms;
+  lhs.split(terms, ',');
+  for (StringRef term : terms) {
+    if (!isLabels(term))
+      return std::nullopt;
+    parsed.inputs.push_back(term.str());
+  }
+  llvm::SmallDenseSet<char> seen;
+  for (char label : output)
+    if (!llvm::isAlpha(label) || !seen.insert(label).second)
+      return std::nullopt;
+  parsed.output = output.str();
+  return parsed;
+}
+
+LogicalResult EinsumOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  StringRef text = adaptor.getEquation();
+  std::optional<EinsumEquation> equation = parseEinsumEquation(text);
+  if (!equation)
+    return emitOptionalError(location, "equation '", text,
+                             "' is not of the form 'ab,bc->ac' (letters, a "
+                             "term per input, no label twice in the output)");
+  ValueRange inputs = adaptor.getInputs();
+  if (inputs.empty() || equation->inputs.size() != inputs.size())
+    return emitOptionalError(location, "equation '", text, "' has ",
+                             equation->inputs.size(), " input terms for ",
+                             inputs.size(), " inputs");
+  // The size of each label: equal wherever it occurs, or 1 (broadcast).
+  llvm::SmallDenseMap<char, int64_t> sizes;
+  for (auto [term, input] : llvm::zip(equation->inputs, inputs)) {
+    RankedTensorType type = rankedType(input);
+    if (static_cast<int64_t>(term.size()) != type.getRank())
+      return emitOptionalError(location, "term '", term, "' has ", term.size(),
+                               " labels for an input of rank ", type.getRank());
+    for (auto [label, size] : llvm::zip(term, type.getShape())) {
+      auto [it, inserted] = sizes.try_emplace(label, size);
+      if (inserted || it->second == size || size == 1)
+        continue;
+      if (it->second != 1)
+        return emitOptionalError(location, "label '", StringRef(&label, 1),
+                                 "' has sizes ", it->second, " and ", size);
+      it->second = size;
+    }
+  }
+  SmallVector<int64_t> shape;
+  for (char label : equation->output) {
+    auto it = sizes.find(label);
+    if (it == sizes.end())
+      return emitOptionalError(location, "output label '", StringRef(&label, 1),
+                               "' is in no input term");
+    shape.push_back(it->second);
+  }
+  types.push_back(
+      RankedTensorType::get(shape, rankedType(inputs[0]).getElementType()));
   return success();
 }
 

@@ -3,8 +3,11 @@
 #define DLC_DIALECT_DLC_IR_DLCOPS_H
 
 #include "dlc/Dialect/DLC/IR/DLCDialect.h"
+#include "dlc/Dialect/DLC/IR/NodeLocation.h"
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #define GET_OP_CLASSES
 #include "dlc/Dialect/DLC/IR/DLCOps.h.inc"
@@ -39,21 +42,15 @@ std::pair<int64_t, int64_t> getShapeDimRange(int64_t rank, int64_t start,
 /// function.
 bool isUnsignedElementType(mlir::Type type);
 
-/// The ONNX node name a location carries: the first NameLoc in it (the
-/// importer names each op after its node; lowered loops keep the location),
-/// or empty.
-std::string getNodeName(mlir::Location loc);
-
-/// The ONNX op type (`Conv`, `Gemm`, ...) the importer records inside the
-/// node's NameLoc, or empty.
-std::string getNodeOpType(mlir::Location loc);
-
-/// The ONNX node `op` comes from: the first NameLoc of its location, else
-/// `file:line:col`, else the printed location (the names diagnostics,
-/// reports and `dlc.eliminated_copies` use).
-std::string getNodeName(mlir::Operation *op);
-/// The same for a location (a diagnostic's).
-std::string getNodeNameOrPosition(mlir::Location loc);
+/// An explicit Einsum equation ("bij,bjk->bik"): one term of labels per
+/// input and the output's.
+struct EinsumEquation {
+  llvm::SmallVector<std::string> inputs;
+  std::string output;
+};
+/// Parses an explicit, letters-only equation (what dlc.einsum holds); empty
+/// if it is not one or the output repeats a label.
+std::optional<EinsumEquation> parseEinsumEquation(llvm::StringRef equation);
 
 /// Numpy broadcast of two static shapes; failure if incompatible.
 mlir::FailureOr<llvm::SmallVector<int64_t>>

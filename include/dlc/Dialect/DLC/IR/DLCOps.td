@@ -960,6 +960,49 @@ def DLC_TriluOp : DLC_Op<"trilu", [AllTypesMatch<["input", "result"]>]> {
   let hasVerifier = 1;
 }
 
+def DLC_CumSumOp : DLC_Op<"cumsum", [AllTypesMatch<["input", "result"]>]> {
+  let summary = "ONNX CumSum: running sums along `axis`";
+  let description = [{
+    Element i along `axis` is the sum of the elements up to and including i
+    (from i to the end with `reverse`; without i itself with `exclusive`).
+    ONNX passes the axis as a tensor; the importer requires it constant
+    (the conformance runner binds it) and normalises it.
+
+    ```mlir
+    %y = dlc.cumsum %x {axis = 1 : i64, reverse = true} : tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins DLC_NumericTensor:$input, I64Attr:$axis,
+                   DefaultValuedAttr<BoolAttr, "false">:$exclusive,
+                   DefaultValuedAttr<BoolAttr, "false">:$reverse);
+  let results = (outs DLC_NumericTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def DLC_EinsumOp : DLC_InferredOp<"einsum",
+    [SameOperandsAndResultElementType]> {
+  let summary = "ONNX Einsum: a sum of products over labelled dimensions";
+  let description = [{
+    `equation` is explicit and made of letters only: one comma-separated
+    term per input, `->`, the output's term (the importer expands ONNX's
+    `...` into letters and writes out an implicit output). Each label is one
+    loop; labels missing from the output are summed over; a label repeated
+    in one term reads that term's diagonal; a dimension of size 1
+    broadcasts against the label's other sizes. It lowers to one
+    linalg.generic whose indexing maps are the terms.
+
+    ```mlir
+    %c = dlc.einsum %a, %b {equation = "bij,bjk->bik"} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<DLC_NumericTensor>:$inputs, StrAttr:$equation);
+  let results = (outs DLC_NumericTensor:$result);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` functional-type($inputs, results)
+  }];
+}
+
 def DLC_GatherElementsOp : DLC_Op<"gather_elements"> {
   let summary = "ONNX GatherElements: data at each index position with the "
                 "axis coordinate taken from indices (negative ones wrap)";
@@ -974,6 +1017,103 @@ def DLC_GatherElementsOp : DLC_Op<"gather_elements"> {
   let results = (outs DLC_AnyTensor:$result);
   let assemblyFormat = [{
     $data `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def DLC_GatherNDOp : DLC_Op<"gather_nd"> {
+  let summary = "ONNX GatherND: slices of data at index tuples";
+  let description = [{
+    The last dimension of `indices` holds tuples of `q` coordinates into
+    data's dimensions `batch_dims .. batch_dims + q - 1`; the first
+    `batch_dims` dimensions of data and indices are shared. The result is
+    indices' shape without its last dimension, followed by data's
+    dimensions after the indexed ones. Negative coordinates wrap;
+    out-of-range ones (undefined in ONNX) read a clamped element.
+  }];
+  let arguments = (ins DLC_AnyTensor:$data, StaticShapeTensorOf<[I64]>:$indices,
+                   DefaultValuedAttr<I64Attr, "0">:$batch_dims);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = [{
+    $data `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def DLC_ScatterElementsOp : DLC_Op<"scatter_elements",
+    [AllTypesMatch<["data", "result"]>]> {
+  let summary = "ONNX ScatterElements (and Scatter): data with elements "
+                "replaced or combined at index positions";
+  let description = [{
+    `indices` and `updates` have one shape, of data's rank; update `u` goes
+    to data's position `u` with the `axis` coordinate replaced by
+    `indices[u]` (negative ones wrap). `reduction` is how it combines with
+    what is there: `none` (replace; the last of duplicates wins, ONNX leaves
+    it undefined), `add`, `mul`, `max` or `min`. Out-of-range indices write
+    nothing.
+  }];
+  let arguments = (ins DLC_NumericTensor:$data,
+                   StaticShapeTensorOf<[I32, I64]>:$indices,
+                   DLC_NumericTensor:$updates, I64Attr:$axis,
+                   DefaultValuedAttr<StrAttr, "\"none\"">:$reduction);
+  let results = (outs DLC_NumericTensor:$result);
+  let assemblyFormat = [{
+    $data `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def DLC_ScatterNDOp : DLC_Op<"scatter_nd",
+    [AllTypesMatch<["data", "result"]>]> {
+  let summary = "ONNX ScatterND: data with slices replaced or combined at "
+                "index tuples";
+  let description = [{
+    The last dimension of `indices` holds tuples of `q` coordinates into
+    data's first `q` dimensions; `updates` has indices' shape without its
+    last dimension followed by data's dimensions after the first `q`.
+    `reduction` as in dlc.scatter_elements.
+  }];
+  let arguments = (ins DLC_NumericTensor:$data,
+                   StaticShapeTensorOf<[I64]>:$indices,
+                   DLC_NumericTensor:$updates,
+                   DefaultValuedAttr<StrAttr, "\"none\"">:$reduction);
+  let results = (outs DLC_NumericTensor:$result);
+  let assemblyFormat = [{
+    $data `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def DLC_OneHotOp : DLC_Op<"one_hot"> {
+  let summary = "ONNX OneHot: `values[1]` where the index is, else `values[0]`";
+  let description = [{
+    The result is the indices' shape with a dimension of size `depth`
+    inserted at `axis`; element `k` along it is `values[1]` where the index
+    (negative ones count from `depth`) is `k`, `values[0]` elsewhere (also
+    for out-of-range indices).
+  }];
+  let arguments = (ins DLC_NumericTensor:$indices, DLC_AnyTensor:$values,
+                   I64Attr:$axis);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = [{
+    $indices `,` $values attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def DLC_TopKOp : DLC_Op<"top_k"> {
+  let summary = "ONNX TopK: the k largest (or smallest) elements along an "
+                "axis, sorted, and their i64 indices";
+  let description = [{
+    The results have the input's shape with `k` along `axis`. Of equal
+    elements the one with the lower index comes first (ONNX's rule).
+  }];
+  let arguments = (ins DLC_NumericTensor:$input, I64Attr:$axis,
+                   DefaultValuedAttr<BoolAttr, "true">:$largest);
+  let results = (outs DLC_NumericTensor:$values,
+                      StaticShapeTensorOf<[I64]>:$indices);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `->` type($values) `,` type($indices)
   }];
   let hasVerifier = 1;
 }
