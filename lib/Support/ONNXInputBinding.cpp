@@ -5,6 +5,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <functional>
+
 #include "onnx/onnx_pb.h"
 
 using namespace dlc;
@@ -41,6 +43,9 @@ static llvm::ArrayRef<int> getStaticOperandIndices(llvm::StringRef opType) {
       {"TopK", {1}},
       {"Resize", {1, 2, 3}},
       {"Upsample", {1}},
+      {"HannWindow", {0}},
+      {"HammingWindow", {0}},
+      {"BlackmanWindow", {0}},
   };
   auto it = table.find(opType);
   if (it == table.end())
@@ -69,10 +74,25 @@ dlc::getONNXGraphInputs(llvm::StringRef modelBytes, llvm::StringRef sourceName,
   const onnx::GraphProto &graph = model->graph();
 
   llvm::StringSet<> staticOperands, compiled;
+  llvm::StringMap<const onnx::NodeProto *> producers;
+  for (const onnx::NodeProto &node : graph.node())
+    for (const std::string &output : node.output())
+      producers[output] = &node;
+  // A static operand computed from graph inputs (a window's length cast to
+  // Range's limit) makes those inputs static too.
+  std::function<void(const std::string &)> markStatic =
+      [&](const std::string &name) {
+        if (!staticOperands.insert(name).second)
+          return;
+        if (const onnx::NodeProto *producer = producers.lookup(name))
+          for (const std::string &input : producer->input())
+            if (!input.empty())
+              markStatic(input);
+      };
   for (const onnx::NodeProto &node : graph.node()) {
     for (int index : getStaticOperandIndices(node.op_type()))
       if (index < node.input_size() && !node.input(index).empty())
-        staticOperands.insert(node.input(index));
+        markStatic(node.input(index));
     if (compiledOperands)
       for (int index : compiledOperands(node.op_type()))
         if (index < node.input_size() && !node.input(index).empty())

@@ -176,7 +176,29 @@ FailureOr<bool> dlc::partitionForTarget(ModuleOp module, const Target &target) {
     return moved;
   };
 
+  // A target segment that only moves data does not pay: its neighbours are
+  // host segments (or the entry's inputs and outputs, which live on the
+  // host), so it would cost a transfer each way for work the host does in
+  // one copy. It joins the host, which may merge segments and leave
+  // another such segment; repeat until none is left.
   auto segments = scheduleSegments(ops, placement);
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (auto &[side, segmentOps] : segments) {
+      if (side != targetName || !llvm::all_of(segmentOps, isDataMovementOp))
+        continue;
+      StringAttr reason = StringAttr::get(
+          context, "does not pay on " + targetName +
+                       ": it only moves data, between host segments");
+      for (Operation *op : segmentOps) {
+        FallbackAttr(context).setAttr(op, reason);
+        placement[op] = kFallbackTargetName.str();
+      }
+      moved = true;
+    }
+    if (moved)
+      segments = scheduleSegments(ops, placement);
+  }
   llvm::DenseSet<Operation *> scheduled;
   int segmentIndex = 0;
   for (auto &[side, segmentOps] : segments) {

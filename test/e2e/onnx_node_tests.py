@@ -1,12 +1,13 @@
 """lit test format running ONNX's backend node tests through `dlc run`.
 
 One lit test per (target, ONNX test): `e2e/<target>/<test_name>`. The
-tests are the node tests of the ONNX test data (Debian's libonnx-testdata)
-whose operators are all in OPERATORS, and every test of the suites ONNX
-exported from PyTorch models and simple graphs (SUITES: pytorch-converted,
-pytorch-operator, simple), named `<suite>/<test_name>`. The selection
-depends on the test data only, never on what dlc supports, so a regression
-cannot hide by dropping out of the suite.
+tests are every node test of the ONNX test data (Debian's libonnx-testdata)
+and every test of the suites ONNX exported from PyTorch models and simple
+graphs (SUITES: pytorch-converted, pytorch-operator, simple), named
+`<suite>/<test_name>`. The selection depends on the test data only, never
+on what dlc supports, so a regression cannot hide by dropping out of the
+suite; what dlc does not support is listed, with the reason, in each
+target's expectations file.
 
 A target is tested when `<target>.expectations` exists next to this file.
 A line `# configuration: <name> <dlc run flags...>` in it runs every test
@@ -14,77 +15,32 @@ once more with those flags, as `e2e/<target>@<name>/<test_name>`, against
 the same expectations (the host runs the shared memory passes at several
 local-memory capacities this way: the outputs must not change).
 Each non-comment line of it is `<test_name> <reason>`: that test is expected
-to fail (XFAIL), so the suite fails both on an unexpected failure and on an
-unexpected pass (XPASS). The file itself is checked by the test
+to fail (XFAIL) in every run of the target, or `<test_name>@<configuration>
+<reason>` in that configuration's run only, so the suite fails both on an
+unexpected failure and on an unexpected pass (XPASS). The file itself is checked by the test
 `e2e/<target>/expectations`: a name that is not a selected test, a duplicate
 or a missing reason fails it. Adding a target is adding its expectations
 file.
 
 Run as a script (`python3 onnx_node_tests.py NODE_DIR`) it prints the
-selected test names, which is also how the lit config gets them when lit's
-own Python cannot import onnx.
+selected test names.
 """
 
 import os
-import subprocess
 import sys
-
-# The operator families dlc imports (the foundation issue's, then issue 11's);
-# see ARCHITECTURE.md.
-OPERATORS = frozenset(
-    """
-    Conv Gemm MatMul Add Sub Mul Div Pow Max Min Sum Mean Relu LeakyRelu PRelu
-    Sigmoid Tanh Clip Exp Log Sqrt Neg Abs Reciprocal Erf HardSigmoid
-    HardSwish Elu Selu Softplus Softmax LogSoftmax MaxPool AveragePool
-    GlobalAveragePool GlobalMaxPool BatchNormalization LRN ReduceMean
-    ReduceSum ReduceMax ReduceMin Flatten Reshape Transpose Squeeze Unsqueeze
-    Concat Split Slice Gather Pad Expand Tile Identity Dropout Constant Shape
-    Cast
-    Softsign ThresholdedRelu Celu Shrink Sign Floor Ceil Round Sin Cos Tan Asin
-    Acos Atan Sinh Cosh Asinh Acosh Atanh Mod BitShift Equal Less LessOrEqual
-    Greater GreaterOrEqual And Or Xor Not Where IsNaN IsInf
-    ReduceProd ReduceSumSquare ReduceL1 ReduceL2 ReduceLogSum ReduceLogSumExp
-    ArgMax ArgMin Size LayerNormalization InstanceNormalization
-    MeanVarianceNormalization ConstantOfShape CastLike Trilu Hardmax
-    DepthToSpace SpaceToDepth EyeLike ConvTranspose Resize Upsample
-    GatherElements QuantizeLinear DequantizeLinear QLinearConv QLinearMatMul
-    ConvInteger MatMulInteger DynamicQuantizeLinear CumSum Einsum Range OneHot
-    TopK GatherND ScatterElements Scatter ScatterND
-    """.split()
-)
 
 EXPECTATIONS_SUFFIX = ".expectations"
 EXPECTATIONS_TEST = "expectations"
 
 
-def _nodes(graph):
-    """Every node of `graph`, including those of nested subgraphs."""
-    for node in graph.node:
-        yield node
-        for attribute in node.attribute:
-            if attribute.HasField("g"):
-                yield from _nodes(attribute.g)
-            for subgraph in attribute.graphs:
-                yield from _nodes(subgraph)
-
-
 def select_node_tests(node_dir):
-    """Names of the node tests in `node_dir` made only of OPERATORS."""
-    import onnx
-
-    selected = []
-    for name in sorted(os.listdir(node_dir)):
-        model_path = os.path.join(node_dir, name, "model.onnx")
-        if not os.path.isfile(model_path):
-            continue
-        model = onnx.load(model_path, load_external_data=False)
-        nodes = list(_nodes(model.graph))
-        if nodes and all(
-            node.domain in ("", "ai.onnx") and node.op_type in OPERATORS
-            for node in nodes
-        ):
-            selected.append(name)
-    return selected
+    """Names of every node test in `node_dir` (a directory with a
+    model.onnx)."""
+    return [
+        name
+        for name in sorted(os.listdir(node_dir))
+        if os.path.isfile(os.path.join(node_dir, name, "model.onnx"))
+    ]
 
 
 # The test-data suites next to `node` that run whole (every test).
@@ -104,16 +60,6 @@ def select_tests(node_dir):
             if os.path.isfile(os.path.join(suite_dir, name, "model.onnx")):
                 selected.append(suite + "/" + name)
     return selected
-
-
-def _select_in_subprocess(node_dir):
-    output = subprocess.run(
-        ["/usr/bin/python3", os.path.abspath(__file__), node_dir],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return output.split()
 
 
 CONFIGURATION_PREFIX = "# configuration:"
@@ -138,8 +84,12 @@ def parse_expectations(path, selected):
             name, _, reason = line.partition(" ")
             reason = reason.strip()
             where = "%s:%d: " % (os.path.basename(path), number)
-            if name not in selected:
-                problems.append(where + "'%s' is not a selected test" % name)
+            test, _, configuration = name.partition("@")
+            if test not in selected:
+                problems.append(where + "'%s' is not a selected test" % test)
+            elif configuration and configuration not in configurations:
+                problems.append(where + "'%s' is not a configuration declared "
+                                "above" % configuration)
             elif name in expected_failures:
                 problems.append(where + "'%s' is listed twice" % name)
             elif not reason:
@@ -169,10 +119,7 @@ class ONNXNodeTestFormat(lit.formats.TestFormat):
         self.runs = {}
 
     def _selected(self):
-        try:
-            return select_tests(self.node_dir)
-        except ImportError:
-            return _select_in_subprocess(self.node_dir)
+        return select_tests(self.node_dir)
 
     def getTestsInDirectory(self, testSuite, path_in_suite, litConfig, localConfig):
         if not os.path.isdir(self.node_dir):
@@ -204,7 +151,11 @@ class ONNXNodeTestFormat(lit.formats.TestFormat):
                         path_in_suite + (run,) + tuple(name.split("/")),
                         localConfig,
                     )
-                    if name in expected_failures:
+                    configuration = run.partition("@")[2]
+                    if name in expected_failures or (
+                        configuration
+                        and name + "@" + configuration in expected_failures
+                    ):
                         test.xfails = ["*"]
                     yield test
 

@@ -18,7 +18,11 @@ def PartitionForTarget
     tagged `dlc.segment = "<target>"` or `"host"`, and the entry becomes
     the calls of the segments in order, with a `dlc.transfer` wherever a
     tensor crosses between the host's memory and the target's (the
-    entry's inputs and outputs live on the host). Constants are copied
+    entry's inputs and outputs live on the host). A target segment that
+    only moves data (reshape, transpose, slice, concat, gather, pad, ...)
+    does not pay, since it sits between host segments and would cost a
+    transfer each way: it falls back too (`does not pay on <target>`), and
+    the schedule is made again. Constants are copied
     into every segment that uses them. A module with nothing to fall back
     is left as it is.
 

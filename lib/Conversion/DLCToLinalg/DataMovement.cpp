@@ -275,20 +275,22 @@ Value isAtLoopIndex(OpBuilder &b, Location l, Value rawIndex, int64_t axisSize,
                                linalg::IndexOp::create(b, l, dim));
 }
 
-/// `acc` combined with `update` by a scatter reduction (none replaces).
-Value combineScatter(OpBuilder &b, Location l, StringRef reduction, Value acc,
-                     Value update, bool isUnsigned) {
+/// What a scatter leaves at a position: `acc` combined with `update` by the
+/// reduction (none replaces) where the update `lands`, `acc` elsewhere.
+Value combineScatter(OpBuilder &b, Location l, StringRef reduction, Value lands,
+                     Value acc, Value update, bool isUnsigned) {
   bool isFloat = isa<FloatType>(acc.getType());
+  Value combined = update;
   if (reduction == "add")
-    return createAdd(b, l, acc, update);
-  if (reduction == "mul")
-    return isFloat ? Value(arith::MulFOp::create(b, l, acc, update))
-                   : Value(arith::MulIOp::create(b, l, acc, update));
-  if (reduction == "max")
-    return createMax(b, l, acc, update, isUnsigned);
-  if (reduction == "min")
-    return createMin(b, l, acc, update, isUnsigned);
-  return update;
+    combined = createAdd(b, l, acc, update);
+  else if (reduction == "mul")
+    combined = isFloat ? Value(arith::MulFOp::create(b, l, acc, update))
+                       : Value(arith::MulIOp::create(b, l, acc, update));
+  else if (reduction == "max")
+    combined = createMax(b, l, acc, update, isUnsigned);
+  else if (reduction == "min")
+    combined = createMin(b, l, acc, update, isUnsigned);
+  return arith::SelectOp::create(b, l, lands, combined, acc);
 }
 
 /// A generic over `resultType` without inputs; `body` computes each element
@@ -340,6 +342,60 @@ struct GatherNDLowering : DataMovementPattern<GatherNDOp> {
             coords.push_back(linalg::IndexOp::create(b, l, d));
           return tensor::ExtractOp::create(b, l, data, coords);
         });
+    return SmallVector<Value>{result};
+  }
+};
+
+/// ReverseSequence: each element reads the input at the reversed step
+/// (length - 1 - t) while t is below its batch entry's length.
+struct ReverseSequenceLowering : DataMovementPattern<ReverseSequenceOp> {
+  using DataMovementPattern::DataMovementPattern;
+  FailureOr<SmallVector<Value>>
+  lower(ReverseSequenceOp op, ReverseSequenceOp::Adaptor operands,
+        PatternRewriter &rewriter) const override {
+    MLIRContext *context = rewriter.getContext();
+    RankedTensorType resultType = getSignlessType(op.getResult().getType());
+    int64_t rank = resultType.getRank(), time = op.getTimeAxis();
+    int64_t steps = resultType.getDimSize(time);
+    Value input = operands.getInput();
+    Value init = createEmpty(rewriter, op.getLoc(), resultType.getShape(),
+                             resultType.getElementType());
+    AffineMap lengthMap = AffineMap::get(
+        rank, 0, {getAffineDimExpr(op.getBatchAxis(), context)}, context);
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, op.getLoc(), TypeRange{resultType},
+            ValueRange{operands.getSequenceLens()}, ValueRange{init},
+            ArrayRef<AffineMap>{lengthMap,
+                                rewriter.getMultiDimIdentityMap(rank)},
+            SmallVector<utils::IteratorType>(rank,
+                                             utils::IteratorType::parallel),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              SmallVector<Value> coords;
+              for (int64_t d = 0; d < rank; ++d)
+                coords.push_back(linalg::IndexOp::create(b, l, d));
+              Value length =
+                  arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
+              Value step = coords[time];
+              Value reversed = arith::SubIOp::create(
+                  b, l,
+                  arith::SubIOp::create(
+                      b, l, length, arith::ConstantIndexOp::create(b, l, 1)),
+                  step);
+              Value inside = arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::slt, step, length);
+              Value source =
+                  arith::SelectOp::create(b, l, inside, reversed, step);
+              coords[time] = arith::MinSIOp::create(
+                  b, l,
+                  arith::MaxSIOp::create(
+                      b, l, source, arith::ConstantIndexOp::create(b, l, 0)),
+                  arith::ConstantIndexOp::create(b, l, steps - 1));
+              linalg::YieldOp::create(
+                  b, l,
+                  tensor::ExtractOp::create(b, l, input, coords).getResult());
+            })
+            .getResult(0);
     return SmallVector<Value>{result};
   }
 };
@@ -399,7 +455,6 @@ struct ScatterElementsLowering : DLCLoweringPattern<ScatterElementsOp> {
   lower(ScatterElementsOp op, ScatterElementsOp::Adaptor operands,
         PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *context = rewriter.getContext();
     RankedTensorType dataType = getSignlessType(op.getData().getType());
     RankedTensorType indicesType = op.getIndices().getType();
     int64_t axis = op.getAxis(), rank = dataType.getRank();
@@ -419,29 +474,21 @@ struct ScatterElementsLowering : DLCLoweringPattern<ScatterElementsOp> {
     Value updates =
         padTo(operands.getUpdates(),
               createScalar(rewriter, loc, dataType.getElementType(), 0));
-    SmallVector<AffineExpr> updateExprs;
-    for (int64_t d = 0; d < rank; ++d)
-      updateExprs.push_back(getAffineDimExpr(d == axis ? rank : d, context));
-    AffineMap updateMap = AffineMap::get(rank + 1, 0, updateExprs, context);
-    AffineMap dataMap = AffineMap::getMultiDimIdentityMap(rank + 1, context)
-                            .getMajorSubMap(rank);
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    iterators.push_back(utils::IteratorType::reduction);
+    AxisScanLoops loops = getAxisScanLoops(rewriter.getContext(), rank, axis);
     bool isUnsigned = isUnsignedElementType(op.getData().getType());
     StringRef reduction = op.getReduction();
     Value result =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{dataType}, ValueRange{indices, updates},
             ValueRange{operands.getData()},
-            ArrayRef<AffineMap>{updateMap, updateMap, dataMap}, iterators,
+            ArrayRef<AffineMap>{loops.along, loops.along, loops.at},
+            loops.iterators,
             [&](OpBuilder &b, Location l, ValueRange args) {
               Value lands = isAtLoopIndex(b, l, args[0], axisSize, axis);
-              Value combined =
-                  combineScatter(b, l, reduction, args[2], args[1], isUnsigned);
               linalg::YieldOp::create(b, l,
-                                      Value(arith::SelectOp::create(
-                                          b, l, lands, combined, args[2])));
+                                      combineScatter(b, l, reduction, lands,
+                                                     args[2], args[1],
+                                                     isUnsigned));
             })
             .getResult(0);
     return SmallVector<Value>{result};
@@ -495,11 +542,10 @@ struct ScatterNDLowering : DLCLoweringPattern<ScatterNDOp> {
                 lands = lands ? Value(arith::AndIOp::create(b, l, lands, here))
                               : here;
               }
-              Value combined =
-                  combineScatter(b, l, reduction, args[1], args[0], isUnsigned);
               linalg::YieldOp::create(b, l,
-                                      Value(arith::SelectOp::create(
-                                          b, l, lands, combined, args[1])));
+                                      combineScatter(b, l, reduction, lands,
+                                                     args[1], args[0],
+                                                     isUnsigned));
             })
             .getResult(0);
     return SmallVector<Value>{result};
@@ -687,6 +733,7 @@ struct ResizeLowering : DLCLoweringPattern<ResizeOp> {
     StringRef nearestMode = op.getNearestMode();
     double a = op.getCubicCoeffA().convertToDouble();
     bool excludeOutside = op.getExcludeOutside();
+    std::optional<ArrayRef<double>> roi = op.getRoi();
     // One (index, weight) per neighbour of a dimension; no weight: the
     // element itself (nearest, or a dimension that keeps its size).
     using Tap = std::pair<Value, Value>;
@@ -710,9 +757,13 @@ struct ResizeLowering : DLCLoweringPattern<ResizeOp> {
             return arith::DivFOp::create(b, l, x, y);
           };
           SmallVector<SmallVector<Tap>> taps(rank);
+          // tf_crop_and_resize: whether a source coordinate left the input.
+          Value outside;
           for (int64_t d = 0; d < rank; ++d) {
             int64_t inLength = inputType.getDimSize(d);
-            if (inLength == resultType.getDimSize(d) &&
+            bool wholeRoi =
+                !roi || ((*roi)[d] == 0.0 && (*roi)[rank + d] == 1.0);
+            if (inLength == resultType.getDimSize(d) && wholeRoi &&
                 (!scales || (*scales)[d] == 1.0)) {
               taps[d].push_back({indices[d], Value()});
               continue;
@@ -747,7 +798,25 @@ struct ResizeLowering : DLCLoweringPattern<ResizeOp> {
                       sub(outWidth, constant(1.0))));
             else if (transform == "asymmetric")
               source = div(x, scale);
-            else // tf_half_pixel_for_nn
+            else if (transform == "tf_crop_and_resize") {
+              double start = (*roi)[d], end = (*roi)[rank + d];
+              double last = double(inLength - 1);
+              int64_t outLength = resultType.getDimSize(d);
+              source = outLength > 1
+                           ? add(constant(start * last),
+                                 mul(x, constant((end - start) * last /
+                                                 double(outLength - 1))))
+                           : constant(0.5 * (start + end) * last);
+              Value beyond = arith::OrIOp::create(
+                  b, l,
+                  arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, source,
+                                        constant(0.0)),
+                  arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, source,
+                                        constant(last)));
+              outside = outside
+                            ? Value(arith::OrIOp::create(b, l, outside, beyond))
+                            : beyond;
+            } else // tf_half_pixel_for_nn
               source = div(add(x, constant(0.5)), scale);
             Value floor = math::FloorOp::create(b, l, source);
             Value ratio = sub(source, floor);
@@ -866,6 +935,12 @@ struct ResizeLowering : DLCLoweringPattern<ResizeOp> {
           visit(0, Value());
           if (weighted && element != f64)
             total = arith::TruncFOp::create(b, l, element, total);
+          if (outside)
+            total = arith::SelectOp::create(
+                b, l, outside,
+                createScalar(b, l, element,
+                             op.getExtrapolationValue().convertToDouble()),
+                total);
           return total;
         });
     return SmallVector<Value>{result};
@@ -877,8 +952,9 @@ void populateDataMovementPatterns(RewritePatternSet &patterns) {
                ForwardLowering<DropoutOp>, ReshapeLowering, TransposeLowering,
                ExpandLowering, ConcatLowering, SliceLowering, TileLowering,
                GatherLowering, GatherElementsLowering, GatherNDLowering,
-               OneHotLowering, ScatterElementsLowering, ScatterNDLowering,
-               PadLowering, ResizeLowering>(patterns.getContext());
+               OneHotLowering, ReverseSequenceLowering, ScatterElementsLowering,
+               ScatterNDLowering, PadLowering, ResizeLowering>(
+      patterns.getContext());
 }
 
 } // namespace dlc::lowering

@@ -161,6 +161,20 @@ Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
   return generic.getResult(0);
 }
 
+AxisScanLoops getAxisScanLoops(MLIRContext *context, int64_t rank,
+                               int64_t axis) {
+  SmallVector<AffineExpr> alongExprs;
+  for (int64_t d = 0; d < rank; ++d)
+    alongExprs.push_back(getAffineDimExpr(d == axis ? rank : d, context));
+  AxisScanLoops loops;
+  loops.at =
+      AffineMap::getMultiDimIdentityMap(rank + 1, context).getMajorSubMap(rank);
+  loops.along = AffineMap::get(rank + 1, 0, alongExprs, context);
+  loops.iterators.assign(rank, utils::IteratorType::parallel);
+  loops.iterators.push_back(utils::IteratorType::reduction);
+  return loops;
+}
+
 Value buildReduction(OpBuilder &b, Location loc, Value input,
                      ArrayRef<int64_t> axes, Value init,
                      ScalarBuilder combine) {

@@ -101,6 +101,17 @@ mlir::Value buildReduction(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value input, llvm::ArrayRef<int64_t> axes,
                            mlir::Value init, ScalarBuilder combine);
 
+/// The loop nest of a scan along an axis (CumSum, TopK, ScatterElements):
+/// loops over a rank-`rank` space of positions, then one more loop (d_rank,
+/// a reduction) along `axis`. `at` reads the position itself, `along` the
+/// position with d_rank in place of the axis.
+struct AxisScanLoops {
+  mlir::AffineMap at, along;
+  llvm::SmallVector<mlir::utils::IteratorType> iterators;
+};
+AxisScanLoops getAxisScanLoops(mlir::MLIRContext *context, int64_t rank,
+                               int64_t axis);
+
 /// Row-major reinterpretation of a static tensor as the shape of `type` (same
 /// element count; the element type stays the value's): one collapse_shape or
 /// expand_shape when the shapes allow it, otherwise a collapse to 1-D

@@ -215,7 +215,6 @@ struct TopKLowering : DLCLoweringPattern<TopKOp> {
   lower(TopKOp op, TopKOp::Adaptor operands,
         PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *context = rewriter.getContext();
     Value input = operands.getInput();
     auto inputType = cast<RankedTensorType>(input.getType());
     int64_t axis = op.getAxis(), rank = inputType.getRank();
@@ -223,15 +222,9 @@ struct TopKLowering : DLCLoweringPattern<TopKOp> {
     bool isUnsigned = isUnsignedElementType(op.getInput().getType());
     Type i64 = rewriter.getI64Type();
     // Loops: the input's (or output's) dimensions, then the axis again.
-    SmallVector<AffineExpr> alongExprs;
-    for (int64_t d = 0; d < rank; ++d)
-      alongExprs.push_back(getAffineDimExpr(d == axis ? rank : d, context));
-    AffineMap along = AffineMap::get(rank + 1, 0, alongExprs, context);
-    AffineMap at = AffineMap::getMultiDimIdentityMap(rank + 1, context)
-                       .getMajorSubMap(rank);
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    iterators.push_back(utils::IteratorType::reduction);
+    AxisScanLoops loops = getAxisScanLoops(rewriter.getContext(), rank, axis);
+    AffineMap at = loops.at, along = loops.along;
+    ArrayRef<utils::IteratorType> iterators = loops.iterators;
 
     Value zeros = createFilled(rewriter, loc, inputType.getShape(),
                                createScalar(rewriter, loc, i64, 0));
@@ -660,23 +653,12 @@ struct CumSumLowering : DLCLoweringPattern<CumSumOp> {
   lower(CumSumOp op, CumSumOp::Adaptor operands,
         PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *context = rewriter.getContext();
     RankedTensorType type = getSignlessType(op.getResult().getType());
     int64_t rank = type.getRank(), axis = op.getAxis();
     if (rank == 0)
       return SmallVector<Value>{operands.getInput()};
     // Loops: the output's dimensions, then j.
-    SmallVector<AffineExpr> inputExprs, outputExprs;
-    for (int64_t d = 0; d < rank; ++d) {
-      outputExprs.push_back(getAffineDimExpr(d, context));
-      inputExprs.push_back(getAffineDimExpr(d == axis ? rank : d, context));
-    }
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(rank + 1, 0, inputExprs, context),
-        AffineMap::get(rank + 1, 0, outputExprs, context)};
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    iterators.push_back(utils::IteratorType::reduction);
+    AxisScanLoops loops = getAxisScanLoops(rewriter.getContext(), rank, axis);
     Type element = type.getElementType();
     Value init = createFilled(rewriter, loc, type.getShape(),
                               createScalar(rewriter, loc, element, 0.0));
@@ -684,7 +666,8 @@ struct CumSumLowering : DLCLoweringPattern<CumSumOp> {
     Value result =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{type}, ValueRange{operands.getInput()},
-            ValueRange{init}, maps, iterators,
+            ValueRange{init}, ArrayRef<AffineMap>{loops.along, loops.at},
+            loops.iterators,
             [&](OpBuilder &b, Location l, ValueRange args) {
               Value i = linalg::IndexOp::create(b, l, axis);
               Value j = linalg::IndexOp::create(b, l, rank);

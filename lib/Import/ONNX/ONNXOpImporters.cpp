@@ -13,7 +13,9 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
+#include <cmath>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -1188,9 +1190,15 @@ static LogicalResult importResize(NodeImporter &n) {
   std::string transform =
       legacy ? "asymmetric"
              : n.getStringAttr("coordinate_transformation_mode", "half_pixel");
-  if (transform == "tf_crop_and_resize")
-    return n.emitError() << "coordinate_transformation_mode "
-                            "'tf_crop_and_resize' is not supported";
+  // tf_crop_and_resize's box: a constant roi (the runner binds it).
+  std::optional<SmallVector<double>> roi;
+  if (transform == "tf_crop_and_resize") {
+    if (Value roiInput = given(1))
+      roi = getConstantNumbers(roiInput);
+    if (!roi || static_cast<int64_t>(roi->size()) != 2 * rank)
+      return n.emitError() << "tf_crop_and_resize needs a constant roi of "
+                           << 2 * rank << " values";
+  }
   SmallVector<int64_t> shape;
   std::optional<SmallVector<double>> scales;
   Value dynamicScales;
@@ -1268,6 +1276,12 @@ static LogicalResult importResize(NodeImporter &n) {
                      b.getBoolAttr(n.getIntAttr("exclude_outside", 0)))};
   if (scales)
     attrs.push_back(b.getNamedAttr("scales", b.getDenseF64ArrayAttr(*scales)));
+  if (roi) {
+    attrs.push_back(b.getNamedAttr("roi", b.getDenseF64ArrayAttr(*roi)));
+    attrs.push_back(b.getNamedAttr(
+        "extrapolation_value",
+        b.getF32FloatAttr(n.getFloatAttr("extrapolation_value", 0.0f))));
+  }
   SmallVector<Value> operands = {input};
   if (dynamicScales)
     operands.push_back(dynamicScales);
@@ -1482,6 +1496,42 @@ static LogicalResult importRange(NodeImporter &n) {
   return success();
 }
 
+/// HannWindow, HammingWindow and BlackmanWindow: the length must be a
+/// constant (the conformance runner binds it), so the window is a constant
+/// w[n] = a0 - a1 cos(2 pi n / N') + a2 cos(4 pi n / N'), N' the length
+/// when periodic, the length - 1 when symmetric (ONNX's definitions).
+static LogicalResult importWindow(NodeImporter &n, double a0, double a2) {
+  if (!n.getInput(0))
+    return failure();
+  FailureOr<SmallVector<int64_t>> size = n.getConstantIntsInput(0);
+  if (failed(size))
+    return failure();
+  if (size->size() != 1 || size->front() < 1 || size->front() > (1 << 24))
+    return n.emitError() << "the window length must be one value in [1, "
+                         << (1 << 24) << "]";
+  Type element = convertONNXElementType(n.getIntAttr("output_datatype", 1),
+                                        n.getContext());
+  if (!element)
+    return n.emitError() << "output_datatype "
+                         << n.getIntAttr("output_datatype", 1)
+                         << " is not supported";
+  int64_t length = size->front();
+  double span = double(n.getIntAttr("periodic", 1) ? length : length - 1);
+  double a1 = 1.0 - a0 - a2;
+  SmallVector<Attribute> values;
+  for (int64_t i = 0; i < length; ++i) {
+    double angle = span > 0 ? 2 * llvm::numbers::pi * double(i) / span : 0.0;
+    double w = a0 - a1 * std::cos(angle) + a2 * std::cos(2 * angle);
+    values.push_back(isa<FloatType>(element)
+                         ? Attribute(FloatAttr::get(element, w))
+                         : Attribute(IntegerAttr::get(
+                               element, static_cast<int64_t>(std::trunc(w)))));
+  }
+  n.setResult(0, n.createConstant(DenseElementsAttr::get(
+                     RankedTensorType::get({length}, element), values)));
+  return success();
+}
+
 /// OneHot: depth must be a constant (the conformance runner binds it).
 static LogicalResult importOneHot(NodeImporter &n) {
   Value indices = n.getInput(0), values = n.getInput(2);
@@ -1580,6 +1630,135 @@ static LogicalResult importScatter(NodeImporter &n, bool elements) {
   attrs.push_back(b.getNamedAttr("axis", b.getI64IntegerAttr(*axis)));
   return setResult(n, n.create<ScatterElementsOp>(
                           data.getType(), {data, indices, updates}, attrs));
+}
+
+/// A rank-0 constant of `element` (float or integer).
+static Value createScalarConstant(NodeImporter &n, Type element, double value) {
+  Builder &b = n.getBuilder();
+  Attribute attr =
+      isa<FloatType>(element)
+          ? Attribute(b.getFloatAttr(element, value))
+          : Attribute(b.getIntegerAttr(element, static_cast<int64_t>(value)));
+  return n.createConstant(
+      DenseElementsAttr::get(RankedTensorType::get({}, element), attr));
+}
+
+/// NegativeLogLikelihoodLoss on `logProb` (N x C x d...) and `target`
+/// (N x d...), as ONNX's reference computes it: loss = -logProb[n, t, d]
+/// times weight[t] (1 without weights, 0 where t is ignore_index); `mean`
+/// divides the sum by the sum of those weights.
+static FailureOr<Value> buildNLLLoss(NodeImporter &n, Value logProb,
+                                     Value target, Value weight) {
+  Builder &b = n.getBuilder();
+  RankedTensorType inputType = getType(logProb), targetType = getType(target);
+  SmallVector<int64_t> expected(inputType.getShape());
+  if (!expected.empty())
+    expected.erase(expected.begin() + std::min<size_t>(1, expected.size() - 1));
+  if (inputType.getRank() < 2 ||
+      targetType.getShape() != ArrayRef<int64_t>(expected))
+    return n.emitError() << "the target " << targetType
+                         << " must have the input's shape without its class "
+                            "dimension (input "
+                         << inputType << ")";
+  std::string reduction = n.getStringAttr("reduction", "mean");
+  if (!llvm::is_contained({"none", "sum", "mean"}, reduction))
+    return n.emitError() << "reduction '" << reduction
+                         << "' is not none, sum or mean";
+  Type element = inputType.getElementType();
+  Type indexElement = targetType.getElementType();
+  // Ignored targets read class 0 and weigh 0.
+  Value safeTarget = target, ignored, weights;
+  if (n.hasAttr("ignore_index")) {
+    Value ignore =
+        createScalarConstant(n, indexElement, n.getIntAttr("ignore_index", 0));
+    FailureOr<Value> isIgnored = n.create<EqualOp>({target, ignore});
+    if (failed(isIgnored))
+      return failure();
+    ignored = *isIgnored;
+    FailureOr<Value> safe = n.create<WhereOp>(
+        {ignored, createScalarConstant(n, indexElement, 0), target});
+    if (failed(safe))
+      return failure();
+    safeTarget = *safe;
+  }
+  SmallVector<int64_t> withClass(targetType.getShape());
+  withClass.insert(withClass.begin() + 1, 1);
+  FailureOr<Value> classIndex = n.createReshape(safeTarget, withClass);
+  if (failed(classIndex))
+    return failure();
+  FailureOr<Value> picked = n.create<GatherElementsOp>(
+      RankedTensorType::get(withClass, element), {logProb, *classIndex},
+      {b.getNamedAttr("axis", b.getI64IntegerAttr(1))});
+  if (failed(picked))
+    return failure();
+  picked = n.createReshape(*picked, targetType.getShape());
+  if (failed(picked))
+    return failure();
+  FailureOr<Value> loss = n.create<NegOp>(picked->getType(), {*picked});
+  if (failed(loss))
+    return failure();
+  if (weight) {
+    FailureOr<Value> gathered = n.create<GatherOp>(
+        {weight, safeTarget}, {b.getNamedAttr("axis", b.getI64IntegerAttr(0))});
+    if (failed(gathered))
+      return failure();
+    weights = *gathered;
+  }
+  if (ignored) {
+    FailureOr<Value> kept = n.create<WhereOp>(
+        {ignored, createScalarConstant(n, element, 0),
+         weights ? weights : createScalarConstant(n, element, 1)});
+    if (failed(kept))
+      return failure();
+    weights = *kept;
+  }
+  if (weights)
+    loss = n.create<MulOp>({*loss, weights});
+  if (failed(loss) || reduction == "none")
+    return loss;
+  SmallVector<NamedAttribute> reduceAll = {
+      b.getNamedAttr("axes", b.getDenseI64ArrayAttr(llvm::to_vector(
+                                 llvm::seq<int64_t>(0, targetType.getRank())))),
+      b.getNamedAttr("keepdims", b.getBoolAttr(false))};
+  if (reduction == "mean" && !weights)
+    return n.create<ReduceMeanOp>({*loss}, reduceAll);
+  FailureOr<Value> total = n.create<ReduceSumOp>({*loss}, reduceAll);
+  if (failed(total) || reduction == "sum")
+    return total;
+  FailureOr<Value> totalWeight = n.create<ReduceSumOp>({weights}, reduceAll);
+  if (failed(totalWeight))
+    return failure();
+  return n.create<DivOp>({*total, *totalWeight});
+}
+
+static LogicalResult importNLLLoss(NodeImporter &n) {
+  Value input = n.getInput(0), target = n.getInput(1);
+  if (!input || !target)
+    return failure();
+  return setResult(n, buildNLLLoss(n, input, target, n.getOptionalInput(2)));
+}
+
+/// SoftmaxCrossEntropyLoss: NegativeLogLikelihoodLoss of the LogSoftmax
+/// along the classes (also the optional second output).
+static LogicalResult importSoftmaxCrossEntropyLoss(NodeImporter &n) {
+  Value scores = n.getInput(0), labels = n.getInput(1);
+  if (!scores || !labels)
+    return failure();
+  if (getType(scores).getRank() < 2)
+    return n.emitError() << "scores must have rank 2 or more (N x C x ...)";
+  Builder &b = n.getBuilder();
+  FailureOr<Value> logProb =
+      n.create<LogSoftmaxOp>(scores.getType(), {scores},
+                             {b.getNamedAttr("axis", b.getI64IntegerAttr(1))});
+  if (failed(logProb))
+    return failure();
+  FailureOr<Value> loss =
+      buildNLLLoss(n, *logProb, labels, n.getOptionalInput(2));
+  if (failed(loss))
+    return failure();
+  n.setResult(0, *loss);
+  n.setResult(1, *logProb);
+  return success();
 }
 
 /// Einsum: ONNX's equation (spaces, `...`, maybe no `->`) written out as
@@ -2170,7 +2349,31 @@ OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("Trilu", importTrilu)
       .Case("CumSum", importCumSum)
       .Case("Einsum", importEinsum)
+      .Case("NegativeLogLikelihoodLoss", importNLLLoss)
+      .Case("SoftmaxCrossEntropyLoss", importSoftmaxCrossEntropyLoss)
       .Case("Range", importRange)
+      .Case("ReverseSequence",
+            [](NodeImporter &n) -> LogicalResult {
+              Value input = n.getInput(0), lengths = n.getInput(1);
+              if (!input || !lengths)
+                return failure();
+              Builder &b = n.getBuilder();
+              return setResult(
+                  n, n.create<ReverseSequenceOp>(
+                         input.getType(), {input, lengths},
+                         {b.getNamedAttr("batch_axis",
+                                         b.getI64IntegerAttr(
+                                             n.getIntAttr("batch_axis", 1))),
+                          b.getNamedAttr("time_axis",
+                                         b.getI64IntegerAttr(
+                                             n.getIntAttr("time_axis", 0)))}));
+            })
+      .Case("HannWindow",
+            [](NodeImporter &n) { return importWindow(n, 0.5, 0.0); })
+      .Case("HammingWindow",
+            [](NodeImporter &n) { return importWindow(n, 25.0 / 46.0, 0.0); })
+      .Case("BlackmanWindow",
+            [](NodeImporter &n) { return importWindow(n, 0.42, 0.08); })
       .Case("OneHot", importOneHot)
       .Case("TopK", importTopK)
       .Case("GatherND", importGatherND)

@@ -347,3 +347,45 @@ func.func @one_hot(%i: tensor<2xi64>, %v: tensor<2xf32>) -> tensor<2x5xf32> {
   %0 = dlc.one_hot %i, %v {axis = 1 : i64} : (tensor<2xi64>, tensor<2xf32>) -> tensor<2x5xf32>
   return %0 : tensor<2x5xf32>
 }
+
+// -----
+
+// Resize, tf_crop_and_resize: the output maps onto the roi box (here rows
+// 0.4 to 0.6 and columns 0.6 to 0.8 of a 4x4 input: 1.2 + x * 0.3 and
+// 1.8 + x * 0.3); a source outside the input gives extrapolation_value.
+// CHECK-LABEL: func.func @resize_crop
+// CHECK: arith.constant 0.29999{{[0-9]*}} : f64
+// CHECK: arith.constant 1.2000{{[0-9]*}} : f64
+// CHECK: %[[LAST:.*]] = arith.constant 3.000000e+00 : f64
+// CHECK: %[[ABOVE:.*]] = arith.cmpf ogt, %{{.*}}, %[[LAST]]
+// CHECK: %[[BELOW:.*]] = arith.cmpf olt
+// CHECK: arith.ori %[[BELOW]], %[[ABOVE]]
+// CHECK: arith.constant 1.7999{{[0-9]*}} : f64
+// CHECK: %[[EXTRAPOLATION:.*]] = arith.constant 1.000000e+01 : f32
+// CHECK: arith.select %{{.*}}, %[[EXTRAPOLATION]], %{{.*}} : f32
+func.func @resize_crop(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x3x3xf32> {
+  %0 = dlc.resize %x {coordinate_transformation_mode = "tf_crop_and_resize", mode = "linear", scales = array<f64: 1.0, 1.0, 0.75, 0.75>, roi = array<f64: 0.0, 0.0, 0.4, 0.6, 1.0, 1.0, 0.6, 0.8>, extrapolation_value = 10.0 : f32} : (tensor<1x1x4x4xf32>) -> tensor<1x1x3x3xf32>
+  return %0 : tensor<1x1x3x3xf32>
+}
+
+// -----
+
+// ReverseSequence: the length is read at the batch index; steps below it
+// read length - 1 - t, the others their own step (clamped).
+// CHECK-DAG: #[[LEN:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @reverse_sequence
+// CHECK-SAME: %[[X:[^:]*]]: tensor<4x3xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[LEN]], #{{.*}}]
+// CHECK: %[[T:.*]] = linalg.index 0
+// CHECK: %[[B:.*]] = linalg.index 1
+// CHECK: %[[L:.*]] = arith.index_cast
+// CHECK: %[[LAST:.*]] = arith.subi %[[L]], %{{.*}}
+// CHECK: %[[REV:.*]] = arith.subi %[[LAST]], %[[T]]
+// CHECK: %[[IN:.*]] = arith.cmpi slt, %[[T]], %[[L]]
+// CHECK: %[[SRC:.*]] = arith.select %[[IN]], %[[REV]], %[[T]]
+// CHECK: %[[CL:.*]] = arith.minsi
+// CHECK: tensor.extract %[[X]][%[[CL]], %[[B]]]
+func.func @reverse_sequence(%x: tensor<4x3xf32>, %l: tensor<3xi64>) -> tensor<4x3xf32> {
+  %0 = dlc.reverse_sequence %x, %l {batch_axis = 1 : i64, time_axis = 0 : i64} : (tensor<4x3xf32>, tensor<3xi64>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}

@@ -967,3 +967,21 @@ func.func @top_k_k(%x: tensor<2x3xf32>) {
   %0:2 = dlc.top_k %x {axis = 1 : i64} : tensor<2x3xf32> -> tensor<2x4xf32>, tensor<2x4xi64>
   return
 }
+
+// -----
+
+// tf_crop_and_resize needs its box (rank starts, then rank ends).
+func.func @resize_roi(%x: tensor<1x1x2x2xf32>) {
+  // expected-error @+1 {{tf_crop_and_resize, and only it, needs a roi of 8 values}}
+  %0 = dlc.resize %x {coordinate_transformation_mode = "tf_crop_and_resize", mode = "linear", scales = array<f64: 1.0, 1.0, 2.0, 2.0>, roi = array<f64: 0.0, 1.0>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+  return
+}
+
+// -----
+
+// ReverseSequence has one length per batch entry.
+func.func @reverse_sequence_lengths(%x: tensor<4x3xf32>, %l: tensor<4xi64>) {
+  // expected-error @+1 {{sequence_lens must hold one length per batch entry (3)}}
+  %0 = dlc.reverse_sequence %x, %l {batch_axis = 1 : i64, time_axis = 0 : i64} : (tensor<4x3xf32>, tensor<4xi64>) -> tensor<4x3xf32>
+  return
+}

@@ -331,14 +331,16 @@ func.func @cumsum(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
 // CHECK: dlc.scatter_nd %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3x4xf32>, tensor<1x2xi64>, tensor<1x4xf32>) -> tensor<2x3x4xf32>
 // CHECK: dlc.one_hot %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<2xi64>, tensor<2xf32>) -> tensor<2x5xf32>
 // CHECK: dlc.top_k %{{.*}} {axis = 2 : i64, largest = false} : tensor<2x3x4xf32> -> tensor<2x3x2xf32>, tensor<2x3x2xi64>
-func.func @indexing(%x: tensor<2x3x4xf32>, %y: tensor<2x4x5xf32>, %i: tensor<2x1xi64>, %e: tensor<2x1x4xi64>, %u: tensor<2x1x4xf32>, %t: tensor<1x2xi64>, %v: tensor<1x4xf32>, %h: tensor<2xi64>, %o: tensor<2xf32>) -> (tensor<2x3x5xf32>, tensor<2x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x5xf32>, tensor<2x3x2xi64>) {
+// CHECK: dlc.reverse_sequence %{{.*}}, %{{.*}} {batch_axis = 1 : i64, time_axis = 0 : i64} : (tensor<2x3x4xf32>, tensor<3xi64>) -> tensor<2x3x4xf32>
+func.func @indexing(%x: tensor<2x3x4xf32>, %y: tensor<2x4x5xf32>, %i: tensor<2x1xi64>, %e: tensor<2x1x4xi64>, %u: tensor<2x1x4xf32>, %t: tensor<1x2xi64>, %v: tensor<1x4xf32>, %h: tensor<2xi64>, %o: tensor<2xf32>, %l: tensor<3xi64>) -> (tensor<2x3x5xf32>, tensor<2x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x5xf32>, tensor<2x3x2xi64>, tensor<2x3x4xf32>) {
   %0 = dlc.einsum %x, %y {equation = "bij,bjk->bik"} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
   %1 = dlc.gather_nd %x, %i {batch_dims = 1 : i64} : (tensor<2x3x4xf32>, tensor<2x1xi64>) -> tensor<2x4xf32>
   %2 = dlc.scatter_elements %x, %e, %u {axis = 1 : i64, reduction = "add"} : (tensor<2x3x4xf32>, tensor<2x1x4xi64>, tensor<2x1x4xf32>) -> tensor<2x3x4xf32>
   %3 = dlc.scatter_nd %x, %t, %v : (tensor<2x3x4xf32>, tensor<1x2xi64>, tensor<1x4xf32>) -> tensor<2x3x4xf32>
   %4 = dlc.one_hot %h, %o {axis = 1 : i64} : (tensor<2xi64>, tensor<2xf32>) -> tensor<2x5xf32>
   %5:2 = dlc.top_k %x {axis = 2 : i64, largest = false} : tensor<2x3x4xf32> -> tensor<2x3x2xf32>, tensor<2x3x2xi64>
-  return %0, %1, %2, %3, %4, %5#1 : tensor<2x3x5xf32>, tensor<2x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x5xf32>, tensor<2x3x2xi64>
+  %6 = dlc.reverse_sequence %x, %l {batch_axis = 1 : i64, time_axis = 0 : i64} : (tensor<2x3x4xf32>, tensor<3xi64>) -> tensor<2x3x4xf32>
+  return %0, %1, %2, %3, %4, %5#1, %6 : tensor<2x3x5xf32>, tensor<2x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x5xf32>, tensor<2x3x2xi64>, tensor<2x3x4xf32>
 }
 
 // -----

@@ -85,3 +85,24 @@ func.func @main(%x: tensor<2xi64>) -> (tensor<2xf32> {dlc.name = "y"}, tensor<2x
   %k = dlc.constant dense<1.0> : tensor<2xf32> loc("k"("Constant"))
   return %c, %k : tensor<2xf32>, tensor<2xf32>
 }
+
+// -----
+
+// A target segment that only moves data does not pay: a Reshape between two
+// Resizes (which fall back) would cost a transfer each way, so it joins the
+// host and the three make one host segment.
+// CHECK-LABEL: func.func @main
+// CHECK-NOT: dlc.transfer
+// CHECK: %[[Y:.*]] = call @main_segment0_host(%arg0)
+// CHECK-NEXT: return %[[Y]]
+// CHECK: func.func private @main_segment0_host
+// CHECK: dlc.resize
+// CHECK: dlc.reshape {{.*}}dlc.fallback = "does not pay on snowflake: it only moves data, between host segments"
+// CHECK: dlc.resize
+// CHECK-NOT: func.func
+func.func @main(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x16x16xf32> {
+  %u = dlc.resize %x {coordinate_transformation_mode = "asymmetric", mode = "nearest", nearest_mode = "floor", scales = array<f64: 1.0, 1.0, 2.0, 2.0>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x8x8xf32>
+  %r = dlc.reshape %u : tensor<1x2x8x8xf32> -> tensor<1x2x8x8xf32>
+  %v = dlc.resize %r {coordinate_transformation_mode = "asymmetric", mode = "nearest", nearest_mode = "floor", scales = array<f64: 1.0, 1.0, 2.0, 2.0>} : (tensor<1x2x8x8xf32>) -> tensor<1x2x16x16xf32>
+  return %v : tensor<1x2x16x16xf32>
+}

@@ -401,6 +401,20 @@ LogicalResult ScatterNDOp::verify() {
   return verifyScatterReduction(*this, getReduction());
 }
 
+LogicalResult ReverseSequenceOp::verify() {
+  RankedTensorType input = getInput().getType();
+  int64_t batch = getBatchAxis(), time = getTimeAxis();
+  if (input.getRank() < 2 ||
+      !((batch == 0 && time == 1) || (batch == 1 && time == 0)))
+    return emitOpError("batch_axis and time_axis must be 0 and 1 of an "
+                       "input of rank 2 or more");
+  if (getSequenceLens().getType().getShape() !=
+      ArrayRef<int64_t>{input.getDimSize(batch)})
+    return emitOpError("sequence_lens must hold one length per batch entry (")
+           << input.getDimSize(batch) << ")";
+  return success();
+}
+
 LogicalResult OneHotOp::verify() {
   RankedTensorType indices = getIndices().getType();
   if (getValues().getType().getShape() != ArrayRef<int64_t>{2})
@@ -432,6 +446,12 @@ LogicalResult TopKOp::verify() {
     return failure();
   return checkResultType(*this, getIndices().getType(), shape,
                          getIndices().getType());
+}
+
+bool dlc::isDataMovementOp(Operation *op) {
+  return isa<ConstantOp, ShapeOp, SizeOp, IdentityOp, DropoutOp, TransferOp,
+             ReshapeOp, TransposeOp, ConcatOp, SliceOp, GatherOp,
+             GatherElementsOp, GatherNDOp, PadOp, ExpandOp, TileOp>(op);
 }
 
 /// ONNX allows CumSum of a scalar (axis 0 of rank 0).
@@ -548,10 +568,16 @@ LogicalResult ResizeOp::verify() {
     return emitOpError("mode '")
            << getMode() << "' is not nearest, linear or cubic";
   if (!llvm::is_contained({"half_pixel", "pytorch_half_pixel", "align_corners",
-                           "asymmetric", "tf_half_pixel_for_nn"},
+                           "asymmetric", "tf_half_pixel_for_nn",
+                           "tf_crop_and_resize"},
                           getCoordinateTransformationMode()))
     return emitOpError("coordinate_transformation_mode '")
            << getCoordinateTransformationMode() << "' is not supported";
+  bool crop = getCoordinateTransformationMode() == "tf_crop_and_resize";
+  if (crop != getRoi().has_value() ||
+      (getRoi() && static_cast<int64_t>(getRoi()->size()) != 2 * rank))
+    return emitOpError("tf_crop_and_resize, and only it, needs a roi of ")
+           << 2 * rank << " values";
   if (!llvm::is_contained(
           {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"},
           getNearestMode()))

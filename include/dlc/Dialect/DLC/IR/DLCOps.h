@@ -52,6 +52,11 @@ struct EinsumEquation {
 /// if it is not one or the output repeats a label.
 std::optional<EinsumEquation> parseEinsumEquation(llvm::StringRef equation);
 
+/// Whether `op` only moves, reinterprets or selects elements (reshape,
+/// transpose, slice, concat, gather, pad, ...), without arithmetic on
+/// them: on an accelerator such an op saves no time the host would spend.
+bool isDataMovementOp(mlir::Operation *op);
+
 /// Numpy broadcast of two static shapes; failure if incompatible.
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> lhs, llvm::ArrayRef<int64_t> rhs);

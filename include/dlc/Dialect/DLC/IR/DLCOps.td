@@ -921,13 +921,17 @@ def DLC_ResizeOp : DLC_Op<"resize"> {
   let description = [{
     Each output element maps back to a source coordinate per dimension
     (`coordinate_transformation_mode`: half_pixel, pytorch_half_pixel,
-    align_corners, asymmetric, tf_half_pixel_for_nn) with that dimension's
+    align_corners, asymmetric, tf_half_pixel_for_nn, tf_crop_and_resize)
+    with that dimension's
     scale: `scales` when known at compile time (constant scales, or output
     size / input size from `sizes`), otherwise the run-time `dynamic_scales`
     operand. The value there is the nearest element (`nearest_mode`), the
     linear or the cubic (`cubic_coeff_a`, `exclude_outside`) interpolation
     of its neighbours, edge values outside, computed in f64 as ONNX's
     reference does. Dimensions whose size does not change keep their index.
+    tf_crop_and_resize maps the output onto the `roi` box (rank starts,
+    then rank ends, as fractions of the input) and gives
+    `extrapolation_value` where the source coordinate leaves the input.
   }];
   let arguments = (ins DLC_FloatTensor:$input,
                    Optional<1DTensorOf<[F32]>>:$dynamic_scales,
@@ -935,7 +939,9 @@ def DLC_ResizeOp : DLC_Op<"resize"> {
                    StrAttr:$mode, StrAttr:$coordinate_transformation_mode,
                    DefaultValuedAttr<StrAttr, "\"round_prefer_floor\"">:$nearest_mode,
                    DefaultValuedAttr<F32Attr, "-0.75">:$cubic_coeff_a,
-                   DefaultValuedAttr<BoolAttr, "false">:$exclude_outside);
+                   DefaultValuedAttr<BoolAttr, "false">:$exclude_outside,
+                   OptionalAttr<DenseF64ArrayAttr>:$roi,
+                   DefaultValuedAttr<F32Attr, "0.0">:$extrapolation_value);
   let results = (outs DLC_FloatTensor:$result);
   let assemblyFormat = [{
     $input (`,` $dynamic_scales^)? attr-dict `:` functional-type(operands, results)
@@ -1080,6 +1086,25 @@ def DLC_ScatterNDOp : DLC_Op<"scatter_nd",
   let results = (outs DLC_NumericTensor:$result);
   let assemblyFormat = [{
     $data `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def DLC_ReverseSequenceOp : DLC_Op<"reverse_sequence",
+    [AllTypesMatch<["input", "result"]>]> {
+  let summary = "ONNX ReverseSequence: the first `sequence_lens[b]` steps "
+                "of each batch entry reversed along the time axis";
+  let description = [{
+    `batch_axis` and `time_axis` are 0 and 1 in some order; steps at or past
+    the length keep their place. Lengths beyond the time axis (invalid in
+    ONNX) read a clamped step.
+  }];
+  let arguments = (ins DLC_AnyTensor:$input,
+                   StaticShapeTensorOf<[I64]>:$sequence_lens,
+                   I64Attr:$batch_axis, I64Attr:$time_axis);
+  let results = (outs DLC_AnyTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $sequence_lens attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }
