@@ -43,6 +43,7 @@ static llvm::ArrayRef<int> getStaticOperandIndices(llvm::StringRef opType) {
       {"TopK", {1}},
       {"Resize", {1, 2, 3}},
       {"Upsample", {1}},
+      {"MaxUnpool", {2}},
       {"HannWindow", {0}},
       {"HammingWindow", {0}},
       {"BlackmanWindow", {0}},

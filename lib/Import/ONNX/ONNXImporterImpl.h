@@ -182,7 +182,11 @@ public:
          llvm::ArrayRef<mlir::NamedAttribute> attrs = {}) {
     mlir::MLIRContext *ctx = getContext();
     mlir::DictionaryAttr dict = mlir::DictionaryAttr::get(ctx, attrs);
+    // Defaults first, so that attributes left out keep their defaults
+    // (inferReturnTypes reads them).
     typename OpTy::Properties properties;
+    OpTy::populateDefaultProperties(
+        mlir::OperationName(OpTy::getOperationName(), ctx), properties);
     if (mlir::failed(OpTy::setPropertiesFromAttr(properties, dict,
                                                  [&] { return emitError(); })))
       return mlir::failure();

@@ -1612,6 +1612,78 @@ static LogicalResult importGatherND(NodeImporter &n) {
              {b.getNamedAttr("batch_dims", b.getI64IntegerAttr(batch))}));
 }
 
+/// MaxUnpool: X's values at the flat positions MaxPool's Indices gave, zeros
+/// elsewhere: a ScatterND into a zero vector of the unpooled size ((in - 1)
+/// * stride - pads + kernel per spatial dimension), reshaped. An
+/// `output_shape` input (constant; the runner binds it) pads or crops that
+/// at the end of each dimension, as ONNX's reference does.
+static LogicalResult importMaxUnpool(NodeImporter &n) {
+  Value input = n.getInput(0), indices = n.getInput(1);
+  if (!input || !indices)
+    return failure();
+  RankedTensorType type = getType(input);
+  int64_t spatial = type.getRank() - 2;
+  if (spatial < 1 || getType(indices).getShape() != type.getShape())
+    return n.emitError() << "the indices must have the input's shape " << type
+                         << " (N x C x spatial...)";
+  std::optional<SmallVector<int64_t>> kernel = n.getIntsAttr("kernel_shape");
+  SmallVector<int64_t> strides(spatial, 1), pads(2 * spatial, 0);
+  if (auto s = n.getIntsAttr("strides"))
+    strides = *s;
+  if (auto p = n.getIntsAttr("pads"))
+    pads = *p;
+  if (!kernel || static_cast<int64_t>(kernel->size()) != spatial ||
+      static_cast<int64_t>(strides.size()) != spatial ||
+      static_cast<int64_t>(pads.size()) != 2 * spatial)
+    return n.emitError() << "kernel_shape, strides and pads must have one "
+                            "entry per spatial dimension ("
+                         << spatial << ")";
+  SmallVector<int64_t> shape = {type.getDimSize(0), type.getDimSize(1)};
+  for (int64_t d = 0; d < spatial; ++d)
+    shape.push_back((type.getDimSize(d + 2) - 1) * strides[d] - pads[d] -
+                    pads[spatial + d] + (*kernel)[d]);
+  SmallVector<int64_t> outputShape = shape;
+  if (n.hasInput(2)) {
+    FailureOr<SmallVector<int64_t>> given = n.getConstantIntsInput(2);
+    if (failed(given))
+      return failure();
+    outputShape = *given;
+  }
+  auto isValid = [&](ArrayRef<int64_t> dims) {
+    return static_cast<int64_t>(dims.size()) == type.getRank() &&
+           llvm::all_of(dims,
+                        [](int64_t d) { return d >= 1 && d <= INT32_MAX; });
+  };
+  if (!isValid(shape) || !isValid(outputShape))
+    return n.emitError() << "the output shape must have rank " << type.getRank()
+                         << " and positive dimensions";
+  int64_t total = getProduct(shape), count = type.getNumElements();
+  Type element = type.getElementType();
+  Builder &b = n.getBuilder();
+  auto flatType = RankedTensorType::get({total}, element);
+  Value zeros = n.createConstant(
+      DenseElementsAttr::get(flatType, b.getZeroAttr(element)));
+  FailureOr<Value> positions = n.createReshape(indices, {count, 1});
+  FailureOr<Value> values = n.createReshape(input, {count});
+  if (failed(positions) || failed(values))
+    return failure();
+  FailureOr<Value> result = n.create<ScatterNDOp>(
+      flatType, {zeros, *positions, *values},
+      {b.getNamedAttr("reduction", b.getStringAttr("none"))});
+  if (failed(result))
+    return failure();
+  result = n.createReshape(*result, shape);
+  if (failed(result) || outputShape == shape)
+    return setResult(n, result);
+  SmallVector<int64_t> padding(type.getRank(), 0);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    padding.push_back(outputShape[d] - shape[d]);
+  return setResult(
+      n, n.create<PadOp>(
+             {*result},
+             {b.getNamedAttr("pads", b.getDenseI64ArrayAttr(padding))}));
+}
+
 /// ScatterElements (and its opset-9 name Scatter) and ScatterND.
 static LogicalResult importScatter(NodeImporter &n, bool elements) {
   Value data = n.getInput(0), indices = n.getInput(1), updates = n.getInput(2);
@@ -2352,6 +2424,7 @@ OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("NegativeLogLikelihoodLoss", importNLLLoss)
       .Case("SoftmaxCrossEntropyLoss", importSoftmaxCrossEntropyLoss)
       .Case("Range", importRange)
+      .Case("MaxUnpool", importMaxUnpool)
       .Case("ReverseSequence",
             [](NodeImporter &n) -> LogicalResult {
               Value input = n.getInput(0), lengths = n.getInput(1);
