@@ -22,6 +22,9 @@ MODEL is one of:
                        DequantizeLinear, MatMul, Add, QuantizeLinear), since
                        torch.onnx cannot export quantized modules; the
                        recorded output is PyTorch's quantized model's
+  lstm_classifier      a 2-layer bidirectional torch.nn.LSTM (input 32,
+                       hidden 48, batch-first) over a 1x20x32 sequence and
+                       a Linear layer on its last step; opset 14 (LSTM)
   all                  every model above
 
 Each goes to OUT_DIR/MODEL/{model.onnx, test_data_set_0/input_0.pb,
@@ -73,6 +76,25 @@ def transformer_encoder(generator):
     model = torch.nn.TransformerEncoder(layer, num_layers=2,
                                         enable_nested_tensor=False)
     return model, (1, 16, 64), 17
+
+
+class LSTMClassifier(torch.nn.Module):
+    """A 2-layer bidirectional LSTM over a sequence, classified from its
+    last step."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = torch.nn.LSTM(32, 48, num_layers=2, batch_first=True,
+                                  bidirectional=True)
+        self.fc = torch.nn.Linear(96, 10)
+
+    def forward(self, x):
+        y, _ = self.lstm(x)
+        return self.fc(y[:, -1])
+
+
+def lstm_classifier(generator):
+    return LSTMClassifier(), (1, 20, 32), 14
 
 
 class SmallCNN(torch.nn.Module):
@@ -204,6 +226,7 @@ MODELS = {
     "fcn_resnet50": fcn_resnet50,
     "transformer_encoder": transformer_encoder,
     "quantized_cnn": quantized_cnn,
+    "lstm_classifier": lstm_classifier,
 }
 
 

@@ -80,15 +80,19 @@ dlc::getONNXGraphInputs(llvm::StringRef modelBytes, llvm::StringRef sourceName,
     for (const std::string &output : node.output())
       producers[output] = &node;
   // A static operand computed from graph inputs (a window's length cast to
-  // Range's limit) makes those inputs static too.
+  // Range's limit) makes those inputs static too; Shape and Size read only
+  // their input's (static) shape, not its values.
   std::function<void(const std::string &)> markStatic =
       [&](const std::string &name) {
         if (!staticOperands.insert(name).second)
           return;
-        if (const onnx::NodeProto *producer = producers.lookup(name))
-          for (const std::string &input : producer->input())
-            if (!input.empty())
-              markStatic(input);
+        const onnx::NodeProto *producer = producers.lookup(name);
+        if (!producer || producer->op_type() == "Shape" ||
+            producer->op_type() == "Size")
+          return;
+        for (const std::string &input : producer->input())
+          if (!input.empty())
+            markStatic(input);
       };
   for (const onnx::NodeProto &node : graph.node()) {
     for (int index : getStaticOperandIndices(node.op_type()))

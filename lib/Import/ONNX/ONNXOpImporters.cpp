@@ -1916,6 +1916,294 @@ static FailureOr<Value> createSlice(NodeImporter &n, Value input,
                 b.getNamedAttr("steps", b.getDenseI64ArrayAttr(steps))});
 }
 
+namespace {
+/// Builds the ops of an importer that composes many: after the first
+/// failure (already reported on the node) every further op is skipped and
+/// null is returned, so the importer checks once at the end.
+class OpChain {
+public:
+  explicit OpChain(NodeImporter &n) : n(n) {}
+  template <typename OpTy>
+  Value create(ValueRange operands, ArrayRef<NamedAttribute> attrs = {},
+               Type resultType = {}) {
+    if (hasFailed || llvm::any_of(operands, [](Value v) { return !v; })) {
+      hasFailed = true;
+      return {};
+    }
+    FailureOr<Value> result = n.create<OpTy>(resultType, operands, attrs);
+    if (failed(result)) {
+      hasFailed = true;
+      return {};
+    }
+    return *result;
+  }
+  Value slice(Value input, ArrayRef<int64_t> starts, ArrayRef<int64_t> ends) {
+    if (hasFailed || !input)
+      return {};
+    SmallVector<int64_t> steps(starts.size(), 1);
+    FailureOr<Value> result = createSlice(n, input, starts, ends, steps);
+    hasFailed |= failed(result);
+    return succeeded(result) ? *result : Value();
+  }
+  Value reshape(Value input, ArrayRef<int64_t> shape) {
+    if (hasFailed || !input)
+      return {};
+    FailureOr<Value> result = n.createReshape(input, shape);
+    hasFailed |= failed(result);
+    return succeeded(result) ? *result : Value();
+  }
+  bool hasFailed = false;
+
+private:
+  NodeImporter &n;
+};
+} // namespace
+
+enum class RecurrentKind { RNN, GRU, LSTM };
+
+/// RNN, GRU and LSTM, unrolled over the (static) sequence: per direction and
+/// time step, each gate is x_t W_g^T + H R_g^T + Wb_g + Rb_g (Gemm with
+/// transposed weights; the input part for all steps in one Gemm) through
+/// its activation, with ONNX's equations (GRU
+/// gates z, r, h and linear_before_reset; LSTM gates i, o, f, c with
+/// peepholes). sequence_lens (forward only) holds each batch entry's state
+/// past its length and writes zeros to Y there.
+static LogicalResult importRecurrent(NodeImporter &n, RecurrentKind kind) {
+  Value x = n.getInput(0), w = n.getInput(1), r = n.getInput(2);
+  if (!x || !w || !r)
+    return failure();
+  bool isLSTM = kind == RecurrentKind::LSTM, isGRU = kind == RecurrentKind::GRU;
+  int64_t gates = isLSTM ? 4 : isGRU ? 3 : 1;
+  Value bias = n.getOptionalInput(3), lengths = n.getOptionalInput(4);
+  Value initialH = n.getOptionalInput(5);
+  Value initialC = isLSTM ? n.getOptionalInput(6) : Value();
+  Value peepholes = isLSTM ? n.getOptionalInput(7) : Value();
+  int64_t hidden = n.getIntAttr("hidden_size", 0);
+  bool batchFirst = n.getIntAttr("layout", 0) != 0;
+  std::string direction = n.getStringAttr("direction", "forward");
+  if (!llvm::is_contained({"forward", "reverse", "bidirectional"}, direction))
+    return n.emitError() << "direction '" << direction
+                         << "' is not forward, reverse or bidirectional";
+  int64_t dirs = direction == "bidirectional" ? 2 : 1;
+  RankedTensorType xType = getType(x);
+  if (xType.getRank() != 3 || hidden < 1)
+    return n.emitError() << "expects X of rank 3 and a positive hidden_size";
+  int64_t seq = xType.getDimSize(batchFirst ? 1 : 0);
+  int64_t batch = xType.getDimSize(batchFirst ? 0 : 1);
+  int64_t inputSize = xType.getDimSize(2);
+  Type element = xType.getElementType();
+  auto hasShape = [](Value v, ArrayRef<int64_t> shape) {
+    return !v || getType(v).getShape() == shape;
+  };
+  if (!hasShape(w, {dirs, gates * hidden, inputSize}) ||
+      !hasShape(r, {dirs, gates * hidden, hidden}) ||
+      !hasShape(bias, {dirs, 2 * gates * hidden}) ||
+      !hasShape(lengths, {batch}) ||
+      !hasShape(initialH, {dirs, batch, hidden}) ||
+      !hasShape(initialC, {dirs, batch, hidden}) ||
+      !hasShape(peepholes, {dirs, 3 * hidden}))
+    return n.emitError() << "W, R, B, sequence_lens, initial states or P do "
+                            "not fit X "
+                         << xType << ", hidden_size " << hidden << " and "
+                         << dirs << " direction(s)";
+  if (n.hasAttr("clip"))
+    return n.emitError() << "clip is not supported";
+  if (isLSTM && n.getIntAttr("input_forget", 0))
+    return n.emitError() << "input_forget is not supported";
+  if (lengths && direction != "forward")
+    return n.emitError() << "sequence_lens with a " << direction
+                         << " direction is not supported";
+  SmallVector<std::string> activations;
+  if (const onnx::AttributeProto *attr = n.getAttr("activations")) {
+    activations.assign(attr->strings().begin(), attr->strings().end());
+  } else {
+    SmallVector<std::string> defaults =
+        isLSTM  ? SmallVector<std::string>{"Sigmoid", "Tanh", "Tanh"}
+        : isGRU ? SmallVector<std::string>{"Sigmoid", "Tanh"}
+                : SmallVector<std::string>{"Tanh"};
+    for (int64_t d = 0; d < dirs; ++d)
+      activations.append(defaults.begin(), defaults.end());
+  }
+  int64_t perDirection = isLSTM ? 3 : isGRU ? 2 : 1;
+  if (static_cast<int64_t>(activations.size()) != perDirection * dirs)
+    return n.emitError() << "expects " << perDirection * dirs
+                         << " activations, got " << activations.size();
+  for (const std::string &name : activations)
+    if (!llvm::is_contained({"Sigmoid", "Tanh", "Relu"}, name))
+      return n.emitError() << "activation '" << name
+                           << "' is not supported (Sigmoid, Tanh, Relu)";
+
+  Builder &b = n.getBuilder();
+  OpChain c(n);
+  auto stateType = RankedTensorType::get({batch, hidden}, element);
+  auto scalar = [&](double value) {
+    return n.createConstant(DenseElementsAttr::get(
+        RankedTensorType::get({}, element), b.getFloatAttr(element, value)));
+  };
+  Value zeros = n.createConstant(
+      DenseElementsAttr::get(stateType, b.getFloatAttr(element, 0.0)));
+  auto activate = [&](StringRef name, Value v) -> Value {
+    if (name == "Sigmoid")
+      return c.create<SigmoidOp>({v}, {}, stateType);
+    if (name == "Tanh")
+      return c.create<TanhOp>({v}, {}, stateType);
+    return c.create<ReluOp>({v}, {}, stateType);
+  };
+  auto add = [&](Value a, Value v) { return c.create<AddOp>({a, v}); };
+  auto mul = [&](Value a, Value v) { return c.create<MulOp>({a, v}); };
+  auto times = [&](Value v, Value weight) {
+    return c.create<GemmOp>({v, weight},
+                            {b.getNamedAttr("trans_b", b.getBoolAttr(true))});
+  };
+  // Row `d` of a [dirs, N, ...] tensor, rows [begin, end) of dimension 1.
+  auto part = [&](Value v, int64_t d, int64_t begin, int64_t end) {
+    ArrayRef<int64_t> shape = getType(v).getShape();
+    SmallVector<int64_t> starts(shape.size(), 0), ends(shape);
+    starts[0] = d;
+    ends[0] = d + 1;
+    starts[1] = begin;
+    ends[1] = end;
+    SmallVector<int64_t> kept(shape.drop_front());
+    kept[0] = end - begin;
+    return c.reshape(c.slice(v, starts, ends), kept);
+  };
+
+  // X as [seq * batch, input], time-major.
+  Value timeMajor =
+      batchFirst
+          ? c.create<TransposeOp>(
+                {x},
+                {b.getNamedAttr("perm", b.getDenseI64ArrayAttr({1, 0, 2}))})
+          : x;
+  timeMajor = c.reshape(timeMajor, {seq * batch, inputSize});
+  SmallVector<Value> ys, hs, cs;
+  for (int64_t d = 0; d < dirs; ++d) {
+    bool reverse = direction == "reverse" || d == 1;
+    ArrayRef<std::string> act = ArrayRef<std::string>(activations)
+                                    .slice(d * perDirection, perDirection);
+    SmallVector<Value> wg, rg, wb, rb;
+    for (int64_t g = 0; g < gates; ++g) {
+      wg.push_back(part(w, d, g * hidden, (g + 1) * hidden));
+      rg.push_back(part(r, d, g * hidden, (g + 1) * hidden));
+      wb.push_back(bias ? part(bias, d, g * hidden, (g + 1) * hidden)
+                        : Value());
+      rb.push_back(
+          bias ? part(bias, d, (gates + g) * hidden, (gates + g + 1) * hidden)
+               : Value());
+    }
+    Value h = initialH ? part(initialH, d, 0, batch) : zeros;
+    Value cell = initialC ? part(initialC, d, 0, batch) : zeros;
+    SmallVector<Value> peep;
+    for (int64_t p = 0; p < 3 && peepholes; ++p)
+      peep.push_back(part(peepholes, d, p * hidden, (p + 1) * hidden));
+    // x_t W_g^T + Wb_g does not depend on the state: one Gemm per gate
+    // over every step (rows t * batch .. (t + 1) * batch).
+    SmallVector<Value> projected;
+    for (int64_t g = 0; g < gates; ++g) {
+      Value v = times(timeMajor, wg[g]);
+      projected.push_back(bias ? add(v, wb[g]) : v);
+    }
+    SmallVector<Value> steps(seq);
+    for (int64_t i = 0; i < seq; ++i) {
+      int64_t t = reverse ? seq - 1 - i : i;
+      auto fromInput = [&](int64_t g) {
+        return c.slice(projected[g], {t * batch, 0}, {(t + 1) * batch, hidden});
+      };
+      auto fromState = [&](int64_t g, Value state) {
+        Value v = times(state, rg[g]);
+        return bias ? add(v, rb[g]) : v;
+      };
+      auto gate = [&](int64_t g) {
+        Value input = fromInput(g);
+        return add(input, fromState(g, h));
+      };
+      Value next, nextCell = cell;
+      if (kind == RecurrentKind::RNN) {
+        next = activate(act[0], gate(0));
+      } else if (isGRU) {
+        Value z = activate(act[0], gate(0));
+        Value reset = activate(act[0], gate(1));
+        // Ops are built statement by statement: the order of evaluation of
+        // call arguments is unspecified, the IR's order should not be.
+        Value candidate = fromInput(2);
+        if (n.getIntAttr("linear_before_reset", 0)) {
+          Value state = fromState(2, h);
+          candidate = add(candidate, mul(reset, state));
+        } else {
+          Value resetState = mul(reset, h);
+          candidate = add(candidate, fromState(2, resetState));
+        }
+        candidate = activate(act[1], candidate);
+        // (1 - z) * candidate + z * h
+        Value keep = c.create<SubOp>({scalar(1.0), z});
+        Value fresh = mul(keep, candidate);
+        next = add(fresh, mul(z, h));
+      } else {
+        Value in = gate(0);
+        Value out = gate(1);
+        Value forget = gate(2);
+        Value cand = gate(3);
+        if (peepholes) {
+          in = add(in, mul(peep[0], cell));
+          forget = add(forget, mul(peep[2], cell));
+        }
+        in = activate(act[0], in);
+        forget = activate(act[0], forget);
+        cand = activate(act[1], cand);
+        Value kept = mul(forget, cell);
+        nextCell = add(kept, mul(in, cand));
+        if (peepholes)
+          out = add(out, mul(peep[1], nextCell));
+        out = activate(act[0], out);
+        next = mul(out, activate(act[2], nextCell));
+      }
+      Value y = next;
+      if (lengths) {
+        // Entries past their length keep their state and write zeros.
+        Value step = n.createConstant(DenseElementsAttr::get(
+            RankedTensorType::get({}, getType(lengths).getElementType()),
+            b.getIntegerAttr(getType(lengths).getElementType(), t)));
+        Value isLive = c.create<LessOp>({step, lengths});
+        Value live = c.reshape(isLive, {batch, 1});
+        next = c.create<WhereOp>({live, next, h});
+        nextCell = c.create<WhereOp>({live, nextCell, cell});
+        y = c.create<WhereOp>({live, y, zeros});
+      }
+      h = next;
+      cell = nextCell;
+      steps[t] = c.reshape(y, {1, 1, batch, hidden});
+    }
+    ys.push_back(c.create<ConcatOp>(
+        steps, {b.getNamedAttr("axis", b.getI64IntegerAttr(0))}));
+    hs.push_back(c.reshape(h, {1, batch, hidden}));
+    cs.push_back(c.reshape(cell, {1, batch, hidden}));
+  }
+  auto concat = [&](ArrayRef<Value> values, int64_t axis) {
+    return values.size() == 1
+               ? values.front()
+               : c.create<ConcatOp>(
+                     values,
+                     {b.getNamedAttr("axis", b.getI64IntegerAttr(axis))});
+  };
+  auto transpose = [&](Value v, ArrayRef<int64_t> perm) {
+    return batchFirst
+               ? c.create<TransposeOp>(
+                     {v},
+                     {b.getNamedAttr("perm", b.getDenseI64ArrayAttr(perm))})
+               : v;
+  };
+  Value y = transpose(concat(ys, 1), {2, 0, 1, 3});
+  Value yh = transpose(concat(hs, 0), {1, 0, 2});
+  Value yc = transpose(concat(cs, 0), {1, 0, 2});
+  if (c.hasFailed)
+    return failure();
+  n.setResult(0, y);
+  n.setResult(1, yh);
+  if (isLSTM)
+    n.setResult(2, yc);
+  return success();
+}
+
 /// Split: one dlc.slice per output. Sizes come from the `split` attribute
 /// (before opset 13), the optional `split` input (opset 13+), or are equal.
 static LogicalResult importSplit(NodeImporter &n) {
@@ -2424,6 +2712,18 @@ OpImportFn dlc::onnx_import::lookupOpImporter(StringRef opType) {
       .Case("NegativeLogLikelihoodLoss", importNLLLoss)
       .Case("SoftmaxCrossEntropyLoss", importSoftmaxCrossEntropyLoss)
       .Case("Range", importRange)
+      .Case("RNN",
+            [](NodeImporter &n) {
+              return importRecurrent(n, RecurrentKind::RNN);
+            })
+      .Case("GRU",
+            [](NodeImporter &n) {
+              return importRecurrent(n, RecurrentKind::GRU);
+            })
+      .Case("LSTM",
+            [](NodeImporter &n) {
+              return importRecurrent(n, RecurrentKind::LSTM);
+            })
       .Case("MaxUnpool", importMaxUnpool)
       .Case("ReverseSequence",
             [](NodeImporter &n) -> LogicalResult {
