@@ -145,11 +145,11 @@ struct ReduceLowering : DLCLoweringPattern<OpTy> {
 /// `input`, keepdims, in two reductions with one result each (what the
 /// shared memory passes expect of a nest): the extreme value, then the
 /// first (or last) index holding it or a NaN, which the NaN-propagating
-/// extreme then is.
-Value buildArgExtreme(OpBuilder &b, Location loc, Value input, int64_t axis,
-                      bool isMax, bool last) {
+/// extreme then is. `input` is signless; `element` is its dlc element type
+/// (unsigned integers compare as such).
+Value buildArgExtreme(OpBuilder &b, Location loc, Value input, Type element,
+                      int64_t axis, bool isMax, bool last) {
   auto inputType = cast<RankedTensorType>(input.getType());
-  Type element = inputType.getElementType();
   bool isUnsigned = isUnsignedElementType(element);
   Value extreme = reduceKeepDims(
       b, loc, input, {axis},
@@ -198,7 +198,8 @@ struct ArgReduceLowering : DLCLoweringPattern<OpTy> {
         PatternRewriter &rewriter) const override {
     Value indices =
         buildArgExtreme(rewriter, op.getLoc(), operands.getInput(),
-                        op.getAxis(), isMax, op.getSelectLastIndex());
+                        op.getInput().getType().getElementType(), op.getAxis(),
+                        isMax, op.getSelectLastIndex());
     return SmallVector<Value>{
         reshapeTo(rewriter, op.getLoc(), indices, op.getResult().getType())};
   }
@@ -301,8 +302,9 @@ struct HardmaxLowering : DLCLoweringPattern<HardmaxOp> {
         PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     int64_t axis = op.getAxis();
-    Value first = buildArgExtreme(rewriter, loc, operands.getInput(), axis,
-                                  /*isMax=*/true, /*last=*/false);
+    Value first = buildArgExtreme(rewriter, loc, operands.getInput(),
+                                  op.getInput().getType().getElementType(),
+                                  axis, /*isMax=*/true, /*last=*/false);
     RankedTensorType type = op.getResult().getType();
     Value result = buildElementwise(
         rewriter, loc, ValueRange{first}, type,

@@ -334,3 +334,15 @@ func.func @top_k_smallest(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<1xi64>) {
   %0:2 = dlc.top_k %x {axis = 0 : i64, largest = false} : tensor<4xf32> -> tensor<1xf32>, tensor<1xi64>
   return %0#0, %0#1 : tensor<1xf32>, tensor<1xi64>
 }
+
+// -----
+
+// ArgMax of unsigned integers compares them as unsigned, from 0.
+// CHECK-LABEL: func.func @arg_max_unsigned
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i8
+// CHECK: linalg.fill ins(%[[ZERO]] : i8)
+// CHECK: arith.maxui
+func.func @arg_max_unsigned(%x: tensor<4xui8>) -> tensor<1xi64> {
+  %0 = dlc.arg_max %x {axis = 0 : i64} : tensor<4xui8> -> tensor<1xi64>
+  return %0 : tensor<1xi64>
+}
