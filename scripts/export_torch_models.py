@@ -45,21 +45,10 @@ import torch
 import torchvision
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from export_torchvision import calibrate_batch_norm  # noqa: E402
+from export_torchvision import (  # noqa: E402
+    SegmentationOutput, calibrate_batch_norm)
 from onnx_test_directory import (  # noqa: E402
     check_meaningful, export_once, print_exported)
-
-
-class SegmentationOutput(torch.nn.Module):
-    """torchvision's segmentation models return a dict; ONNX wants a
-    tensor."""
-
-    def __init__(self, model):
-        super().__init__()
-        self.model = model
-
-    def forward(self, x):
-        return self.model(x)["out"]
 
 
 def fcn_resnet50(generator):

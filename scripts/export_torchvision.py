@@ -1,13 +1,22 @@
 #!/usr/bin/python3
-"""Exports torchvision classifiers as ONNX backend-test directories.
+"""Exports torchvision classification and segmentation models as ONNX
+backend-test directories.
 
     /usr/bin/python3 scripts/export_torchvision.py -o OUT_DIR MODEL...
+    /usr/bin/python3 scripts/export_torchvision.py --list [all|classification|segmentation]
 
-MODEL is alexnet, vgg19, resnet18, resnet50 or all. Each model goes to
-OUT_DIR/MODEL/{model.onnx, test_data_set_0/input_0.pb, output_0.pb}: opset
-13, batch 1, a 3x224x224 input, and PyTorch's own output as the recorded
-one, so `dlc run OUT_DIR/MODEL --target T` checks dlc against an
-independent implementation.
+MODEL is any name of torchvision.models.list_models() (classification) or
+of torchvision.models.segmentation, `classification`, `segmentation` or
+`all`. Each model goes to OUT_DIR/MODEL/{model.onnx,
+test_data_set_0/input_0.pb, output_0.pb}: opset 13 (17 where the model
+needs LayerNormalization), batch 1, a 3x224x224 input, and PyTorch's own
+output as the recorded one, so `dlc run OUT_DIR/MODEL --target T` checks dlc
+against an independent implementation.
+
+--size S exports at a 3xSxS input instead (into OUT_DIR/MODEL_S), raised to
+the smallest size the model accepts; models whose architecture fixes the
+resolution (ViT, MaxViT) keep 224. A segmentation model returns its `out`
+head only (no auxiliary classifier), resized to the input by the model.
 
 With --keep-batchnorm the BatchNormalization nodes stay in the graph
 (OUT_DIR/MODEL_bn), so dlc's own BatchNorm-into-Conv fold is exercised.
@@ -37,14 +46,22 @@ import torchvision
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from onnx_test_directory import check_meaningful, export_once  # noqa: E402
 
-MODELS = {
-    "alexnet": torchvision.models.alexnet,
-    "vgg19": torchvision.models.vgg19,
-    "resnet18": torchvision.models.resnet18,
-    "resnet50": torchvision.models.resnet50,
-}
+CLASSIFICATION = torchvision.models.list_models(module=torchvision.models)
+SEGMENTATION = torchvision.models.list_models(
+    module=torchvision.models.segmentation)
+MODELS = CLASSIFICATION + SEGMENTATION
+GROUPS = {"classification": CLASSIFICATION, "segmentation": SEGMENTATION,
+          "all": MODELS}
 OPSET = 13
-INPUT_SHAPE = (1, 3, 224, 224)
+# LayerNormalization is an ONNX operator from opset 17; older opsets spell
+# it out in ReduceMean/Sub/Pow/Sqrt/Div, which PyTorch 1.13 exports too.
+OPSET_17 = ("convnext", "swin", "vit_", "maxvit")
+DEFAULT_SIZE = 224
+INPUT_SHAPE = (1, 3, DEFAULT_SIZE, DEFAULT_SIZE)
+# The architecture fixes the resolution (position embeddings, window
+# partitions), or a window needs at least this much input.
+FIXED_SIZE = {"vit_": 224, "maxvit": 224}
+MIN_SIZE = {"inception_v3": 75, "alexnet": 63, "squeezenet": 33}
 CALIBRATION_BATCHES = 2
 CALIBRATION_BATCH_SIZE = 4
 
@@ -71,25 +88,76 @@ def calibrate_batch_norm(model, generator, input_shape=INPUT_SHAPE[1:]):
                               generator=generator))
 
 
-def export_info(name, seed, keep_batchnorm):
-    return {"model": name, "seed": seed, "opset": OPSET,
+class SegmentationOutput(torch.nn.Module):
+    """torchvision's segmentation models return a dict; ONNX wants a
+    tensor."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)["out"]
+
+
+def by_prefix(table, name, default):
+    return next((v for k, v in table.items() if name.startswith(k)), default)
+
+
+def input_size(name, size):
+    """The square input size `name` is exported at, given the asked one."""
+    return by_prefix(FIXED_SIZE, name, max(size, by_prefix(MIN_SIZE, name, 1)))
+
+
+def opset_for(name):
+    return 17 if name.startswith(OPSET_17) else OPSET
+
+
+def build_model(name):
+    """torchvision's `name` with random weights and no download."""
+    if name in SEGMENTATION:
+        builder = getattr(torchvision.models.segmentation, name)
+        return SegmentationOutput(builder(weights=None, weights_backbone=None,
+                                          aux_loss=False))
+    builder = getattr(torchvision.models, name)
+    if name in ("googlenet", "inception_v3"):
+        # Without auxiliary heads, which only training uses.
+        return builder(weights=None, aux_logits=False, init_weights=True)
+    model = builder(weights=None)
+    # ViT initialises its classifier to zeros (a constant output): give
+    # every all-zero weight seeded random values instead.
+    with torch.no_grad():
+        for module in model.modules():
+            weight = getattr(module, "weight", None)
+            if (isinstance(module, (torch.nn.Linear, torch.nn.Conv2d))
+                    and not weight.any()):
+                torch.nn.init.normal_(weight, std=0.02)
+    return model
+
+
+def export_info(name, seed, keep_batchnorm, size=DEFAULT_SIZE):
+    info = {"model": name, "seed": seed, "opset": opset_for(name),
             "keep_batchnorm": keep_batchnorm,
-            "input_shape": list(INPUT_SHAPE), "torch": torch.__version__,
+            "input_shape": [1, 3, size, size], "torch": torch.__version__,
             "torchvision": torchvision.__version__}
+    return info
 
 
-def export(name, out_dir, seed, keep_batchnorm):
+def export(name, out_dir, seed, keep_batchnorm, size=DEFAULT_SIZE):
     dir_name = name + "_bn" if keep_batchnorm else name
-    info = export_info(name, seed, keep_batchnorm)
+    if size != DEFAULT_SIZE:
+        dir_name += "_%d" % size
+    size = input_size(name, size)
+    info = export_info(name, seed, keep_batchnorm, size)
     result = {}
 
     def produce(tmp_dir):
         torch.manual_seed(seed)
         generator = torch.Generator().manual_seed(seed)
-        model = MODELS[name](weights=None)
-        calibrate_batch_norm(model, generator)
+        model = build_model(name)
+        calibrate_batch_norm(model, generator, input_shape=(3, size, size))
         model.eval()
-        x = torch.randn(*INPUT_SHAPE, generator=generator)
+        x = torch.randn(1, 3, size, size, generator=generator)
         with torch.no_grad():
             y = model(x)
         output = y.numpy()
@@ -100,7 +168,8 @@ def export(name, out_dir, seed, keep_batchnorm):
         training = (torch.onnx.TrainingMode.PRESERVE if keep_batchnorm
                     else torch.onnx.TrainingMode.EVAL)
         torch.onnx.export(model, x, os.path.join(tmp_dir, "model.onnx"),
-                          opset_version=OPSET, input_names=["input"],
+                          opset_version=opset_for(name),
+                          input_names=["input"],
                           output_names=["output"], training=training,
                           do_constant_folding=not keep_batchnorm)
         result["output"] = output
@@ -111,24 +180,36 @@ def export(name, out_dir, seed, keep_batchnorm):
     if model_dir is None:
         return
     output = result["output"]
-    top5 = np.argsort(output[0])[::-1][:5].tolist()
+    top5 = np.argsort(output.reshape(output.shape[0], -1)[0])[::-1][:5]
     print("%s: exported to %s; output %s min %.4g max %.4g std %.4g, top-5 %s"
           % (name, model_dir, output.shape, output.min(), output.max(),
-             output.std(), top5))
+             output.std(), top5.tolist()))
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("models", nargs="+",
-                        choices=sorted(MODELS) + ["all"])
-    parser.add_argument("-o", "--output-dir", required=True)
+    parser.add_argument("models", nargs="*",
+                        choices=sorted(MODELS) + sorted(GROUPS))
+    parser.add_argument("-o", "--output-dir")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--size", type=int, default=DEFAULT_SIZE,
+                        help="square input size (default 224)")
     parser.add_argument("--keep-batchnorm", action="store_true",
                         help="keep BatchNormalization nodes (into MODEL_bn)")
+    parser.add_argument("--list", action="store_true",
+                        help="print the models' names, one per line")
     args = parser.parse_args()
-    names = sorted(MODELS) if "all" in args.models else args.models
+    names = []
+    for model in args.models or (["all"] if args.list else []):
+        names += GROUPS.get(model, [model])
+    if args.list:
+        print("\n".join(names))
+        return
+    if not names or not args.output_dir:
+        parser.error("MODEL and -o are required")
     for name in names:
-        export(name, args.output_dir, args.seed, args.keep_batchnorm)
+        export(name, args.output_dir, args.seed, args.keep_batchnorm,
+               args.size)
 
 
 if __name__ == "__main__":

@@ -153,6 +153,15 @@ void Lowering::planEvacuations() {
     });
     if (!productOfTensors)
       continue;
+    // ... and only when the tensor engine takes it (the operands'
+    // partitions allow it); otherwise it is a reduction as well.
+    int lhs = -1, rhs = -1;
+    for (int v : stored.operands)
+      if (nest.values[v].kind == BodyValue::Kind::Op &&
+          isa<arith::MulFOp>(nest.values[v].op))
+        lhs = nest.values[v].operands[0], rhs = nest.values[v].operands[1];
+    if (lhs < 0 || !matchContraction(nest, lhs, rhs))
+      continue;
     Value out = nest.store.root;
     ArrayRef<int64_t> shape = roots[out].type.getShape();
     if (roots[out].role != Role::Intermediate ||
@@ -417,44 +426,47 @@ void Lowering::planContractions() {
   }
 }
 
-FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
+/// Whether a read of `v` is indexed by `loop`.
+static bool mentions(const BodyValue &v, unsigned loop) {
+  bool found = false;
+  for (const Piece &p : v.pieces)
+    if (p.access)
+      for (AffineExpr e : p.access->indices)
+        e.walk([&](AffineExpr d) {
+          if (auto dim = dyn_cast<AffineDimExpr>(d))
+            found |= dim.getPosition() == loop;
+        });
+  return found;
+}
+
+std::optional<Lowering::ContractionMatch>
+Lowering::matchContraction(Nest &nest, int lhs, int rhs) {
   std::optional<unsigned> mLoop = getPartitionLoop(nest, nest.store);
   if (!mLoop)
-    return false;
+    return std::nullopt;
   const BodyValue &a = nest.values[lhs], &b = nest.values[rhs];
   if (a.kind != BodyValue::Kind::Read || b.kind != BodyValue::Kind::Read)
-    return false;
-  auto mentions = [&](const BodyValue &v, unsigned loop) {
-    bool found = false;
-    for (const Piece &p : v.pieces)
-      if (p.access)
-        for (AffineExpr e : p.access->indices)
-          e.walk([&](AffineExpr d) {
-            if (auto dim = dyn_cast<AffineDimExpr>(d))
-              found |= dim.getPosition() == loop;
-          });
-    return found;
-  };
+    return std::nullopt;
   // The stationary operand (weights) moves with the output's partitions,
   // the moving one (activations) does not.
   bool aHasM = mentions(a, *mLoop), bHasM = mentions(b, *mLoop);
   if (aHasM == bHasM)
-    return false;
+    return std::nullopt;
   int stationaryIndex = aHasM ? lhs : rhs, movingIndex = aHasM ? rhs : lhs;
   const BodyValue &stationary = nest.values[stationaryIndex];
   const BodyValue &moving = nest.values[movingIndex];
   if (stationary.pieces.size() != 1 || !stationary.pieces[0].access)
-    return false;
+    return std::nullopt;
   for (const Piece &p : moving.pieces)
     if (!p.access && p.constant != 0)
-      return false;
+      return std::nullopt;
   const Access &weights = *stationary.pieces[0].access;
   const Access *activations = nullptr;
   for (const Piece &p : moving.pieces)
     if (p.access)
       activations = &*p.access;
   if (!activations)
-    return false;
+    return std::nullopt;
   // The contraction loop: a reduction loop both operands' partitions
   // follow.
   SmallVector<bool> inStore(nest.getNumLoops(), false);
@@ -480,7 +492,25 @@ FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
       break;
     }
   if (!kLoop && !nest.packing)
+    return std::nullopt;
+  return ContractionMatch{*mLoop,           stationaryIndex, movingIndex,
+                          &weights,         kLoop,           std::move(inStore),
+                          std::move(xParts)};
+}
+
+FailureOr<bool> Lowering::lowerContraction(Nest &nest, int lhs, int rhs) {
+  std::optional<ContractionMatch> match = matchContraction(nest, lhs, rhs);
+  if (!match)
     return false;
+  std::optional<unsigned> mLoop = match->mLoop;
+  std::optional<unsigned> kLoop = match->kLoop;
+  int stationaryIndex = match->stationaryIndex,
+      movingIndex = match->movingIndex;
+  const BodyValue &stationary = nest.values[stationaryIndex];
+  const BodyValue &moving = nest.values[movingIndex];
+  const Access &weights = *match->weights;
+  SmallVector<bool> &inStore = match->inStore;
+  SmallVector<bool> &xParts = match->xParts;
   // Moving free loops: output loops the activations follow.
   SmallVector<unsigned> nLoops;
   for (unsigned l = 0; l < nest.getNumLoops(); ++l)

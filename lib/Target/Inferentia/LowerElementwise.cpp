@@ -566,6 +566,10 @@ LogicalResult Lowering::lowerElementwise(Nest &nest, const Box &full) {
 LogicalResult Lowering::lowerReduction(Nest &nest, int accumulator, int value,
                                        AluOp combine) {
   std::optional<unsigned> partitionLoop = getPartitionLoop(nest, nest.store);
+  // A contraction planned into its ReLU's evacuation has no output buffer
+  // (planEvacuations asks matchContraction, so this is a compiler bug).
+  if (!roots[nest.store.root].sbuf)
+    return emitNestError(nest) << "its output has no buffer";
   Box full = nest.getFullBox();
   SmallVector<bool> inStore(nest.getNumLoops(), false);
   for (AffineExpr e : nest.store.indices)

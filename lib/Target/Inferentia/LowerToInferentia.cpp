@@ -553,6 +553,12 @@ LogicalResult Lowering::run() {
     return op.emitError("inferentia: ")
            << op.getName() << " outside a loop nest is not supported";
   }
+  // Mappings and contraction plans first: whether the tensor engine takes
+  // a contraction (and so whether its ReLU can be evacuated into) depends
+  // on the operands' partitions.
+  if (failed(assignMappings()))
+    return failure();
+  planContractions();
   planEvacuations();
   // Live ranges and layers.
   for (auto [i, nest] : llvm::enumerate(nests)) {
@@ -612,9 +618,6 @@ LogicalResult Lowering::run() {
     if (root.role == Role::Output && root.lastWrite < 0)
       return func.emitError("inferentia: output '")
              << root.name << "' is never written";
-  if (failed(assignMappings()))
-    return failure();
-  planContractions();
   // Weights that stay in DRAM are staged matmul by matmul through small
   // slots, which take room from the homes: place them again with that room
   // set aside.

@@ -461,6 +461,21 @@ private:
   LogicalResult lowerReduction(Nest &nest, int accumulator, int value,
                                AluOp combine);
   /// False when the tensor engine cannot compute the nest.
+  /// What makes an accumulation of `lhs * rhs` a tensor-engine
+  /// contraction: the output's partition loop M, the stationary (weights)
+  /// and moving (activations) operands, the contraction loop K both follow
+  /// on their partitions.
+  struct ContractionMatch {
+    unsigned mLoop;
+    int stationaryIndex, movingIndex;
+    const Access *weights;
+    std::optional<unsigned> kLoop;
+    SmallVector<bool> inStore, xParts;
+  };
+  /// The match, or nothing when the tensor engine cannot take the nest
+  /// (it is then lowered as a reduction). Needs the mappings and plans.
+  std::optional<ContractionMatch> matchContraction(Nest &nest, int lhs,
+                                                   int rhs);
   FailureOr<bool> lowerContraction(Nest &nest, int lhs, int rhs);
   /// The moving operand of a packed contraction's chunk gathered into
   /// `slot` in whole rows (runs a DMA moves at full rate) that the matmul

@@ -10,7 +10,9 @@
 //     constants from the weights blob;
 //  2. a dialect conversion of everything to EmitC: memrefs are element
 //     pointers (a load is the pointer indexed by the linearised position
-//     under the memref's static strides and offset), index is size_t;
+//     under the memref's static strides and offset), index is size_t, and
+//     loops whose bounds may be negative first get bounds that C's
+//     unsigned `i < ub` compares as scf.for's signed one does;
 //  3. the `host` and `slave` emitc.files, with their includes, the kernels'
 //     declarations, the LDM area and `dlc_model_run`.
 //
@@ -22,6 +24,10 @@
 #include "dlc/Target/Sunway/SunwayEmission.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
+#include "mlir/Analysis/DataFlow/Utils.h"
+#include "mlir/Analysis/DataFlowFramework.h"
 
 #include "mlir/Conversion/ArithToEmitC/ArithToEmitC.h"
 #include "mlir/Conversion/FuncToEmitC/FuncToEmitC.h"
@@ -98,6 +104,61 @@ Value castToPointer(OpBuilder &b, Location loc, Value memref) {
       .getResult(0);
 }
 
+/// Makes every scf.for of `module` iterate as often under C's unsigned
+/// `for (size_t i = lb; i < ub; i += step)` as under scf.for's signed
+/// comparison. Tile loops clipped by `min` (an operand's extent minus a
+/// shift, such as the second input of a concatenation read in place) have
+/// negative upper bounds when they run zero times; compared unsigned, they
+/// would run to 2^64. Bounds the integer range analysis proves non-negative
+/// stay as they are; with a non-negative lower bound the upper one becomes
+/// max(ub, lb); otherwise the loop counts its trips from zero and computes
+/// `lb + k * step`.
+void makeLoopBoundsUnsignedSafe(ModuleOp module) {
+  DataFlowSolver solver;
+  dataflow::loadBaselineAnalyses(solver);
+  solver.load<dataflow::IntegerRangeAnalysis>();
+  bool analysed = succeeded(solver.initializeAndRun(module));
+  auto isNonNegative = [&](Value value) {
+    return analysed &&
+           succeeded(dataflow::staticallyNonNegative(solver, value));
+  };
+  SmallVector<scf::ForOp> loops;
+  module.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  for (scf::ForOp loop : loops) {
+    Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
+    bool lbNonNegative = isNonNegative(lb);
+    if (lbNonNegative && isNonNegative(ub))
+      continue;
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    if (lbNonNegative) {
+      loop.setUpperBound(arith::MaxSIOp::create(b, loc, ub, lb));
+      continue;
+    }
+    Value step = loop.getStep();
+    Type type = lb.getType();
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+    Value one = arith::ConstantOp::create(b, loc, b.getOneAttr(type));
+    Value span = arith::SubIOp::create(b, loc, ub, lb);
+    // scf.for's step is positive, so the rounded-up quotient is unsigned.
+    Value trips = arith::DivUIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, span,
+                              arith::SubIOp::create(b, loc, step, one)),
+        step);
+    Value runs =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, ub, lb);
+    loop.setLowerBound(zero);
+    loop.setUpperBound(arith::SelectOp::create(b, loc, runs, trips, zero));
+    loop.setStep(one);
+    Value trip = loop.getInductionVar();
+    b.setInsertionPointToStart(loop.getBody());
+    auto scaled = arith::MulIOp::create(b, loc, trip, step);
+    Value position = arith::AddIOp::create(b, loc, lb, scaled);
+    trip.replaceAllUsesExcept(position, scaled);
+  }
+}
+
 /// The kernel function of `launch` (its region, with the buffers taken
 /// from the argument block), and the spawn and join in its place.
 void outlineLaunch(LaunchOp launch, ModuleOp module) {
@@ -120,8 +181,11 @@ void outlineLaunch(LaunchOp launch, ModuleOp module) {
                    .getResult(0);
   // Only what the kernel uses: C would warn about unused variables.
   Type i32 = b.getI32Type();
+  // Unsigned casts: the CPE id, row and column are never negative, which
+  // lets the integer range analysis of makeLoopBoundsUnsignedSafe prove
+  // the distributed loops' bounds non-negative.
   auto toIndex = [&](Value value) -> Value {
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), value);
   };
   if (!launch.getCpeId().use_empty())
     mapping.map(launch.getCpeId(), toIndex(id32));
@@ -1023,6 +1087,7 @@ struct ConvertSunwayToEmitCPass
       return signalPassFailure();
 
     // 2. Conversion.
+    makeLoopBoundsUnsignedSafe(module);
     SunwayTypeConverter converter;
     RewritePatternSet patterns(context);
     populateArithToEmitCPatterns(converter, patterns);

@@ -176,7 +176,11 @@ _Noreturn void emu_leave(struct emu_cpe *c, int locked) {
 
 static void vfail_locked(struct emu_cpe *c, const char *fmt, va_list ap) {
   char msg[1024];
-  int n = snprintf(msg, sizeof msg, "CPE %d: ", c->id);
+  Dl_info di;
+  /* The kernel's name (k<N>, as host.c spawns it) locates the layer. */
+  int n = (dladdr(c->sp->fn_addr, &di) && di.dli_sname)
+              ? snprintf(msg, sizeof msg, "CPE %d in %s: ", c->id, di.dli_sname)
+              : snprintf(msg, sizeof msg, "CPE %d: ", c->id);
   vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
   emu_record_error(msg);
   c->sp->failed = 1;
