@@ -2428,26 +2428,29 @@ static LogicalResult importIdentity(NodeImporter &n) {
 }
 
 /// Dropout in inference: the ratio (attribute before opset 12, input from
-/// 12 on) is recorded; training mode and the mask output are rejected.
+/// 12 on) is recorded; training mode is rejected unless it drops nothing.
+/// The mask output is then all true, as ONNX's reference returns it.
 static LogicalResult importDropout(NodeImporter &n) {
   Value input = n.getInput(0);
   if (!input)
     return failure();
-  if (n.hasOutput(1))
-    return n.emitError() << "the mask output ('" << n.getNode().output(1)
-                         << "') is not supported (inference only)";
   double ratio = n.getFloatAttr("ratio", 0.5f);
   if (n.getOpset() >= 12) {
     FailureOr<std::optional<double>> ratioInput = n.getConstantScalarInput(1);
     FailureOr<std::optional<double>> trainingMode = n.getConstantScalarInput(2);
     if (failed(ratioInput) || failed(trainingMode))
       return failure();
-    if (trainingMode->value_or(0.0) != 0.0)
-      return n.emitError() << "training_mode=true is not supported "
-                              "(inference only)";
     ratio = ratioInput->value_or(0.5);
+    // Training mode drops at random, but with ratio 0 it keeps everything
+    // (Swin's attention exports its eval-mode dropout so).
+    if (trainingMode->value_or(0.0) != 0.0 && ratio != 0.0)
+      return n.emitError() << "training_mode=true is not supported "
+                              "(inference only) unless the ratio is 0";
   }
   Builder &b = n.getBuilder();
+  if (n.hasOutput(1))
+    n.setResult(1, n.createConstant(DenseElementsAttr::get(
+                       getType(input).clone(b.getI1Type()), true)));
   return setResult(n, n.create<DropoutOp>(
                           input.getType(), input,
                           {b.getNamedAttr("ratio", b.getF32FloatAttr(ratio))}));

@@ -558,3 +558,71 @@ func.func @fold_dequantize_unsigned() -> tensor<2xf32> {
   %0 = dlc.dequantize_linear %q, %s, %z : (tensor<2xui8>, tensor<f32>, tensor<ui8>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// PyTorch's Expand of a shape with -1 (ViT's class token): Equal and Where
+// of constants fold, so the shape is static.
+// CHECK-LABEL: func.func @expand_shape_where
+// CHECK:         %[[SHAPE:.*]] = dlc.constant dense<[1, 1, 768]> : tensor<3xi64>
+// CHECK-NOT:     dlc.where
+// CHECK:         return %[[SHAPE]]
+func.func @expand_shape_where() -> tensor<3xi64> {
+  %shape = dlc.constant dense<[1, -1, -1]> : tensor<3xi64>
+  %minus = dlc.constant dense<-1> : tensor<3xi64>
+  %ones = dlc.constant dense<[1, 1, 768]> : tensor<3xi64>
+  %is = dlc.equal %shape, %minus : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xi1>
+  %picked = dlc.where %is, %ones, %shape : (tensor<3xi1>, tensor<3xi64>, tensor<3xi64>) -> tensor<3xi64>
+  return %picked : tensor<3xi64>
+}
+
+// -----
+
+// Mod folds with Python's sign (the divisor's) or C's (fmod); a zero
+// divisor stays.
+// CHECK-LABEL: func.func @mod
+// CHECK-DAG:     %[[PY:.*]] = dlc.constant dense<[1, -1, 0]> : tensor<3xi64>
+// CHECK-DAG:     %[[C:.*]] = dlc.constant dense<[-2, 2, 0]> : tensor<3xi64>
+// CHECK-DAG:     %[[F:.*]] = dlc.constant dense<[-1.500000e+00, 1.500000e+00]> : tensor<2xf32>
+// CHECK:         %[[Z:.*]] = dlc.mod
+// CHECK:         return %[[PY]], %[[C]], %[[F]], %[[Z]]
+func.func @mod() -> (tensor<3xi64>, tensor<3xi64>, tensor<2xf32>, tensor<1xi64>) {
+  %a = dlc.constant dense<[-5, 5, 6]> : tensor<3xi64>
+  %b = dlc.constant dense<[3, -3, 3]> : tensor<3xi64>
+  %py = dlc.mod %a, %b : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xi64>
+  %c = dlc.mod %a, %b {fmod = true} : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xi64>
+  %x = dlc.constant dense<[-5.5, 5.5]> : tensor<2xf32>
+  %y = dlc.constant dense<2.0> : tensor<2xf32>
+  %f = dlc.mod %x, %y {fmod = true} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %one = dlc.constant dense<1> : tensor<1xi64>
+  %zero = dlc.constant dense<0> : tensor<1xi64>
+  %z = dlc.mod %one, %zero : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  return %py, %c, %f, %z : tensor<3xi64>, tensor<3xi64>, tensor<2xf32>, tensor<1xi64>
+}
+
+// -----
+
+// Comparisons fold with broadcasting, unsigned integers compared as such,
+// NaN unordered; logic ops of constants fold too.
+// CHECK-LABEL: func.func @comparisons
+// CHECK-DAG:     %[[LT:.*]] = dlc.constant dense<[true, false, false]> : tensor<3xi1>
+// CHECK-DAG:     %[[GE:.*]] = dlc.constant dense<[false, true]> : tensor<2xi1>
+// CHECK-DAG:     %[[NAN:.*]] = dlc.constant dense<false> : tensor<2xi1>
+// CHECK-DAG:     %[[XOR:.*]] = dlc.constant dense<true> : tensor<3xi1>
+// CHECK:         return %[[LT]], %[[GE]], %[[NAN]], %[[XOR]]
+func.func @comparisons() -> (tensor<3xi1>, tensor<2xi1>, tensor<2xi1>, tensor<3xi1>) {
+  %a = dlc.constant dense<[1, 2, 3]> : tensor<3xi64>
+  %two = dlc.constant dense<2> : tensor<i64>
+  %lt = dlc.less %a, %two : (tensor<3xi64>, tensor<i64>) -> tensor<3xi1>
+  %u = dlc.constant dense<[1, 255]> : tensor<2xui8>
+  %v = dlc.constant dense<128> : tensor<2xui8>
+  %ge = dlc.greater_or_equal %u, %v : (tensor<2xui8>, tensor<2xui8>) -> tensor<2xi1>
+  %n = dlc.constant dense<[0x7FC00000, 1.0]> : tensor<2xf32>
+  %m = dlc.constant dense<[1.0, 0x7FC00000]> : tensor<2xf32>
+  %eq = dlc.equal %n, %m : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+  %and = dlc.and %lt, %lt : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
+  %not = dlc.constant dense<[false, true, true]> : tensor<3xi1>
+  %and2 = dlc.and %not, %not : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
+  %x = dlc.xor %and, %and2 : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
+  return %lt, %ge, %eq, %x : tensor<3xi1>, tensor<2xi1>, tensor<2xi1>, tensor<3xi1>
+}

@@ -330,9 +330,36 @@ foldMovement(Attribute inputAttr, RankedTensorType resultType,
 // Elementwise arithmetic
 //===----------------------------------------------------------------------===//
 
+static uint64_t asBits(int64_t value) { return static_cast<uint64_t>(value); }
+
 using IntBinaryFn =
     function_ref<std::optional<int64_t>(int64_t, int64_t, IntegerType)>;
 using FloatBinaryFn = function_ref<double(double, double)>;
+
+/// For each of `operands` (constants broadcast to `resultType` under numpy
+/// rules), the element each result element reads; one element each when
+/// all are splats. Nothing when the result is too large to fold.
+static std::optional<SmallVector<SmallVector<int64_t>>>
+getBroadcastSources(ArrayRef<const ConstantTensor *> operands,
+                    RankedTensorType resultType, bool &splat) {
+  splat =
+      llvm::all_of(operands, [](const ConstantTensor *c) { return c->splat; });
+  if (!splat && resultType.getNumElements() > kMaxFoldedElements)
+    return std::nullopt;
+  SmallVector<SmallVector<int64_t>> sources;
+  for (const ConstantTensor *operand : operands) {
+    if (splat) {
+      sources.push_back({0});
+      continue;
+    }
+    ArrayRef<int64_t> shape = operand->type.getShape();
+    SmallVector<int64_t> strides = getStrides(shape);
+    sources.push_back(mapSources(resultType, [&](ArrayRef<int64_t> index) {
+      return operand->splat ? 0 : getBroadcastSource(index, shape, strides);
+    }));
+  }
+  return sources;
+}
 
 /// Folds a broadcasting binary op whose operands are both constants. Integer
 /// results wrap around; `intFn` returns nullopt where the result is undefined
@@ -348,23 +375,13 @@ static OpFoldResult foldBinary(Attribute lhsAttr, Attribute rhsAttr,
   std::optional<ConstantTensor> rhs = readConstant(rhsAttr);
   if (!lhs || !rhs)
     return {};
-  bool splat = lhs->splat && rhs->splat;
-  if (!splat && resultType.getNumElements() > kMaxFoldedElements)
+  bool splat;
+  auto sources = getBroadcastSources({&*lhs, &*rhs}, resultType, splat);
+  if (!sources)
     return {};
-  auto sourcesOf = [&](const ConstantTensor &operand) -> SmallVector<int64_t> {
-    if (splat)
-      return {0};
-    ArrayRef<int64_t> shape = operand.type.getShape();
-    SmallVector<int64_t> strides = getStrides(shape);
-    return mapSources(resultType, [&](ArrayRef<int64_t> index) {
-      return getBroadcastSource(index, shape, strides);
-    });
-  };
-  SmallVector<int64_t> lhsSources = sourcesOf(*lhs),
-                       rhsSources = sourcesOf(*rhs);
   ConstantTensor result(resultType, splat);
   Type elementType = resultType.getElementType();
-  for (auto [l, r] : llvm::zip_equal(lhsSources, rhsSources)) {
+  for (auto [l, r] : llvm::zip_equal((*sources)[0], (*sources)[1])) {
     if (auto floatType = dyn_cast<FloatType>(elementType)) {
       result.floats.push_back(
           roundToType(floatFn(lhs->getFloat(l), rhs->getFloat(r)), floatType));
@@ -376,6 +393,45 @@ static OpFoldResult foldBinary(Attribute lhsAttr, Attribute rhsAttr,
     if (!value)
       return {};
     result.ints.push_back(wrapToType(*value, intType));
+  }
+  return writeDense(result);
+}
+
+/// Folds a comparison of two constants into a bool constant. `holds` gets
+/// the elements' order, -1, 0 or 1 (lhs <, ==, > rhs; unsigned integers
+/// compared as such), or nothing when a float operand is NaN.
+static OpFoldResult
+foldComparison(Attribute lhsAttr, Attribute rhsAttr,
+               RankedTensorType resultType,
+               function_ref<bool(std::optional<int>)> holds) {
+  if (!lhsAttr || !rhsAttr)
+    return {};
+  std::optional<ConstantTensor> lhs = readConstant(lhsAttr);
+  std::optional<ConstantTensor> rhs = readConstant(rhsAttr);
+  if (!lhs || !rhs)
+    return {};
+  bool splat;
+  auto sources = getBroadcastSources({&*lhs, &*rhs}, resultType, splat);
+  if (!sources)
+    return {};
+  Type operandType = lhs->type.getElementType();
+  auto intType = dyn_cast<IntegerType>(operandType);
+  bool isUnsigned = intType && isZeroExtended(intType);
+  ConstantTensor result(resultType, splat);
+  for (auto [l, r] : llvm::zip_equal((*sources)[0], (*sources)[1])) {
+    std::optional<int> order;
+    if (lhs->isFloat()) {
+      double a = lhs->getFloat(l), b = rhs->getFloat(r);
+      if (!std::isnan(a) && !std::isnan(b))
+        order = a < b ? -1 : a > b ? 1 : 0;
+    } else if (isUnsigned) {
+      uint64_t a = asBits(lhs->getInt(l)), b = asBits(rhs->getInt(r));
+      order = a < b ? -1 : a > b ? 1 : 0;
+    } else {
+      int64_t a = lhs->getInt(l), b = rhs->getInt(r);
+      order = a < b ? -1 : a > b ? 1 : 0;
+    }
+    result.ints.push_back(holds(order) ? 1 : 0);
   }
   return writeDense(result);
 }
@@ -440,8 +496,6 @@ static OpFoldResult foldNeutralRhs(Value lhs, Attribute rhsAttr,
     return lhs;
   return {};
 }
-
-static uint64_t asBits(int64_t value) { return static_cast<uint64_t>(value); }
 
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
   // x + 0 is x for integers; for floats -0.0 + 0.0 is +0.0.
@@ -510,6 +564,96 @@ OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
   for (int64_t &value : result.ints)
     value = wrapToType(0 - asBits(value),
                        cast<IntegerType>(getType().getElementType()));
+  return writeDense(result);
+}
+
+OpFoldResult ModOp::fold(FoldAdaptor adaptor) {
+  bool fmod = getFmod();
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [fmod](int64_t a, int64_t b, IntegerType type) -> std::optional<int64_t> {
+        if (b == 0)
+          return std::nullopt;
+        if (isZeroExtended(type))
+          return static_cast<int64_t>(asBits(a) % asBits(b));
+        if (b == -1)
+          return 0; // INT64_MIN % -1 overflows in C.
+        int64_t r = a % b;
+        // Python's %: the remainder takes the divisor's sign.
+        if (!fmod && r != 0 && ((r < 0) != (b < 0)))
+          r += b;
+        return r;
+      },
+      [](double a, double b) { return std::fmod(a, b); });
+}
+
+OpFoldResult EqualOp::fold(FoldAdaptor adaptor) {
+  return foldComparison(adaptor.getLhs(), adaptor.getRhs(), getType(),
+                        [](std::optional<int> o) { return o && *o == 0; });
+}
+OpFoldResult LessOp::fold(FoldAdaptor adaptor) {
+  return foldComparison(adaptor.getLhs(), adaptor.getRhs(), getType(),
+                        [](std::optional<int> o) { return o && *o < 0; });
+}
+OpFoldResult LessOrEqualOp::fold(FoldAdaptor adaptor) {
+  return foldComparison(adaptor.getLhs(), adaptor.getRhs(), getType(),
+                        [](std::optional<int> o) { return o && *o <= 0; });
+}
+OpFoldResult GreaterOp::fold(FoldAdaptor adaptor) {
+  return foldComparison(adaptor.getLhs(), adaptor.getRhs(), getType(),
+                        [](std::optional<int> o) { return o && *o > 0; });
+}
+OpFoldResult GreaterOrEqualOp::fold(FoldAdaptor adaptor) {
+  return foldComparison(adaptor.getLhs(), adaptor.getRhs(), getType(),
+                        [](std::optional<int> o) { return o && *o >= 0; });
+}
+
+static OpFoldResult foldLogic(Attribute lhs, Attribute rhs,
+                              RankedTensorType type, bool (*fn)(bool, bool)) {
+  return foldBinary(
+      lhs, rhs, type,
+      [fn](int64_t a, int64_t b, IntegerType) -> std::optional<int64_t> {
+        return fn(a != 0, b != 0);
+      },
+      [](double, double) { return 0.0; });
+}
+OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
+  return foldLogic(adaptor.getLhs(), adaptor.getRhs(), getType(),
+                   [](bool a, bool b) { return a && b; });
+}
+OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
+  return foldLogic(adaptor.getLhs(), adaptor.getRhs(), getType(),
+                   [](bool a, bool b) { return a || b; });
+}
+OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
+  return foldLogic(adaptor.getLhs(), adaptor.getRhs(), getType(),
+                   [](bool a, bool b) { return a != b; });
+}
+
+OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
+  if (!adaptor.getCondition() || !adaptor.getLhs() || !adaptor.getRhs())
+    return {};
+  std::optional<ConstantTensor> condition =
+      readConstant(adaptor.getCondition());
+  std::optional<ConstantTensor> lhs = readConstant(adaptor.getLhs());
+  std::optional<ConstantTensor> rhs = readConstant(adaptor.getRhs());
+  if (!condition || !lhs || !rhs)
+    return {};
+  bool splat;
+  auto sources =
+      getBroadcastSources({&*condition, &*lhs, &*rhs}, getType(), splat);
+  if (!sources)
+    return {};
+  ConstantTensor result(getType(), splat);
+  for (auto [c, l, r] :
+       llvm::zip_equal((*sources)[0], (*sources)[1], (*sources)[2])) {
+    const ConstantTensor &picked = condition->getInt(c) ? *lhs : *rhs;
+    int64_t at = condition->getInt(c) ? l : r;
+    if (result.isFloat())
+      result.floats.push_back(picked.getFloat(at));
+    else
+      result.ints.push_back(picked.getInt(at));
+  }
   return writeDense(result);
 }
 

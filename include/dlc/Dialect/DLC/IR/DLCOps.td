@@ -245,6 +245,7 @@ def DLC_ModOp : DLC_BroadcastBinaryOp<"mod", DLC_NumericTensor> {
   let arguments = (ins DLC_NumericTensor:$lhs, DLC_NumericTensor:$rhs,
                    DefaultValuedAttr<BoolAttr, "false">:$fmod);
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 def DLC_BitShiftOp : DLC_BroadcastBinaryOp<"bit_shift", DLC_UnsignedTensor> {
   let summary = "ONNX BitShift: lhs shifted left or right by rhs bits";
@@ -261,6 +262,8 @@ class DLC_PredicateOp<string mnemonic, Type operandType, list<Trait> traits = []
     : DLC_InferredOp<mnemonic, !listconcat([SameOperandsElementType], traits)> {
   let arguments = (ins operandType:$lhs, operandType:$rhs);
   let results = (outs DLC_BoolTensor:$result);
+  // Constants fold (shape computations exported by PyTorch compare them).
+  let hasFolder = 1;
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
   }];
@@ -305,6 +308,7 @@ def DLC_WhereOp : DLC_InferredOp<"where", [AllElementTypesMatch<["lhs", "rhs", "
   let arguments = (ins DLC_BoolTensor:$condition, DLC_AnyTensor:$lhs,
                    DLC_AnyTensor:$rhs);
   let results = (outs DLC_AnyTensor:$result);
+  let hasFolder = 1;
   let assemblyFormat = [{
     $condition `,` $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
   }];
