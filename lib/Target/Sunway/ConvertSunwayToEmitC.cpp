@@ -140,8 +140,8 @@ void makeLoopBoundsUnsignedSafe(ModuleOp module) {
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
     Value one = arith::ConstantOp::create(b, loc, b.getOneAttr(type));
     Value span = arith::SubIOp::create(b, loc, ub, lb);
-    // scf.for's step is positive, so the rounded-up quotient is unsigned.
-    Value trips = arith::DivUIOp::create(
+    // scf.for's step is positive; a negative span is selected away below.
+    Value trips = arith::DivSIOp::create(
         b, loc,
         arith::AddIOp::create(b, loc, span,
                               arith::SubIOp::create(b, loc, step, one)),
