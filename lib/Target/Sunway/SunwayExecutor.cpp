@@ -11,6 +11,7 @@
 #include "dlc/Target/Sunway/SunwayExecutor.h"
 
 #include "dlc_athread_emu.h"
+#include "dlc_sunway.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -24,6 +25,26 @@ using namespace dlc;
 using namespace dlc::sunway;
 
 namespace {
+
+/// What a DLC_ERROR_* code of dlc_sunway.h means.
+const char *describeStatus(int status) {
+  switch (status) {
+  case DLC_ERROR_WEIGHTS_OPEN:
+    return "the weights file cannot be opened";
+  case DLC_ERROR_WEIGHTS_FORMAT:
+    return "the weights file is not a version-1 dlc weights file";
+  case DLC_ERROR_WEIGHTS_SIZE:
+    return "the weights file holds the wrong number of bytes";
+  case DLC_ERROR_WEIGHTS_CHECKSUM:
+    return "the weights file's checksum is not the model's";
+  case DLC_ERROR_OUT_OF_MEMORY:
+    return "out of memory";
+  case DLC_ERROR_KERNEL:
+    return "a CPE kernel failed";
+  default:
+    return "an unknown error";
+  }
+}
 
 using RunPackedFn = int (*)(const char *, void **);
 
@@ -174,8 +195,8 @@ public:
                                      error);
     if (status != 0)
       return llvm::createStringError(
-          "dlc_model_run returned %d (see DLC_ERROR_* in dlc_sunway.h)",
-          status);
+          "dlc_model_run returned %d (%s; DLC_ERROR_* in dlc_sunway.h)",
+          status, describeStatus(status));
     return outputs;
   }
 
