@@ -626,3 +626,30 @@ func.func @comparisons() -> (tensor<3xi1>, tensor<2xi1>, tensor<2xi1>, tensor<3x
   %x = dlc.xor %and, %and2 : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
   return %lt, %ge, %eq, %x : tensor<3xi1>, tensor<2xi1>, tensor<2xi1>, tensor<3xi1>
 }
+
+// -----
+
+// ScatterND of constants folds (Swin's window masks): tuples in order,
+// negative indices from the back, `add` combining; Not of a constant folds.
+// CHECK-LABEL: func.func @scatter_nd
+// CHECK-DAG:     %[[SET:.*]] = dlc.constant dense<{{\[}}[1, 2], [0, 0], [5, 6]]> : tensor<3x2xi64>
+// CHECK-DAG:     %[[ADD:.*]] = dlc.constant dense<[2.000000e+00, 1.000000e+00, 1.500000e+00]> : tensor<3xf32>
+// CHECK-DAG:     %[[NOT:.*]] = dlc.constant dense<[false, true]> : tensor<2xi1>
+// CHECK:         %[[OUT:.*]] = dlc.scatter_nd
+// CHECK:         return %[[SET]], %[[ADD]], %[[NOT]], %[[OUT]]
+func.func @scatter_nd() -> (tensor<3x2xi64>, tensor<3xf32>, tensor<2xi1>, tensor<3xf32>) {
+  %data = dlc.constant dense<0> : tensor<3x2xi64>
+  %rows = dlc.constant dense<[[0], [-1]]> : tensor<2x1xi64>
+  %values = dlc.constant dense<[[1, 2], [5, 6]]> : tensor<2x2xi64>
+  %set = dlc.scatter_nd %data, %rows, %values : (tensor<3x2xi64>, tensor<2x1xi64>, tensor<2x2xi64>) -> tensor<3x2xi64>
+  %ones = dlc.constant dense<1.0> : tensor<3xf32>
+  %at = dlc.constant dense<[[0], [2], [0]]> : tensor<3x1xi64>
+  %half = dlc.constant dense<0.5> : tensor<3xf32>
+  %add = dlc.scatter_nd %ones, %at, %half {reduction = "add"} : (tensor<3xf32>, tensor<3x1xi64>, tensor<3xf32>) -> tensor<3xf32>
+  %b = dlc.constant dense<[true, false]> : tensor<2xi1>
+  %not = dlc.not %b : tensor<2xi1>
+  %outside = dlc.constant dense<[[3]]> : tensor<1x1xi64>
+  %one = dlc.constant dense<2.0> : tensor<1xf32>
+  %out = dlc.scatter_nd %ones, %outside, %one : (tensor<3xf32>, tensor<1x1xi64>, tensor<1xf32>) -> tensor<3xf32>
+  return %set, %add, %not, %out : tensor<3x2xi64>, tensor<3xf32>, tensor<2xi1>, tensor<3xf32>
+}

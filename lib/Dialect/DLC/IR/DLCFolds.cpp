@@ -1008,6 +1008,82 @@ OpFoldResult TileOp::fold(FoldAdaptor adaptor) {
                       });
 }
 
+OpFoldResult NotOp::fold(FoldAdaptor adaptor) {
+  std::optional<ConstantTensor> input = readConstant(adaptor.getInput());
+  if (!input)
+    return {};
+  ConstantTensor result = *input;
+  for (int64_t &value : result.ints)
+    value = value ? 0 : 1;
+  return writeDense(result);
+}
+
+/// ScatterND of constants (Swin's shifted-window masks are built so):
+/// each index tuple's slice of the data replaced or combined with its
+/// update, in order. Indices outside the data leave the op alone.
+OpFoldResult ScatterNDOp::fold(FoldAdaptor adaptor) {
+  if (!adaptor.getData() || !adaptor.getIndices() || !adaptor.getUpdates())
+    return {};
+  std::optional<ConstantTensor> data = readConstant(adaptor.getData());
+  std::optional<ConstantTensor> indices = readConstant(adaptor.getIndices());
+  std::optional<ConstantTensor> updates = readConstant(adaptor.getUpdates());
+  if (!data || !indices || !updates ||
+      getType().getNumElements() > kMaxFoldedElements ||
+      updates->type.getNumElements() > kMaxFoldedElements)
+    return {};
+  ArrayRef<int64_t> shape = getType().getShape();
+  ArrayRef<int64_t> indexShape = indices->type.getShape();
+  int64_t depth = indexShape.back();
+  int64_t tuples = indices->type.getNumElements() / std::max<int64_t>(depth, 1);
+  SmallVector<int64_t> strides = getStrides(shape);
+  int64_t slice = 1;
+  for (int64_t d = depth, e = shape.size(); d < e; ++d)
+    slice *= shape[d];
+  ConstantTensor result(getType(), /*splat=*/false);
+  bool isFloat = result.isFloat();
+  for (int64_t i = 0, e = getType().getNumElements(); i < e; ++i) {
+    if (isFloat)
+      result.floats.push_back(data->getFloat(i));
+    else
+      result.ints.push_back(data->getInt(i));
+  }
+  StringRef reduction = getReduction();
+  for (int64_t t = 0; t < tuples; ++t) {
+    int64_t base = 0;
+    for (int64_t d = 0; d < depth; ++d) {
+      int64_t at = indices->getInt(t * depth + d);
+      if (at < 0)
+        at += shape[d];
+      if (at < 0 || at >= shape[d])
+        return {};
+      base += at * strides[d];
+    }
+    for (int64_t k = 0; k < slice; ++k) {
+      int64_t u = t * slice + k;
+      auto combine = [&](auto old, auto update) -> decltype(old) {
+        if (reduction == "add")
+          return old + update;
+        if (reduction == "mul")
+          return old * update;
+        if (reduction == "max")
+          return std::max(old, update);
+        if (reduction == "min")
+          return std::min(old, update);
+        return update;
+      };
+      if (isFloat)
+        result.floats[base + k] =
+            roundToType(combine(result.floats[base + k], updates->getFloat(u)),
+                        cast<FloatType>(getType().getElementType()));
+      else
+        result.ints[base + k] =
+            wrapToType(combine(result.ints[base + k], updates->getInt(u)),
+                       cast<IntegerType>(getType().getElementType()));
+    }
+  }
+  return writeDense(result);
+}
+
 //===----------------------------------------------------------------------===//
 // Canonicalisation patterns
 //===----------------------------------------------------------------------===//

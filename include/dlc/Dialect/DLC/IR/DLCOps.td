@@ -485,6 +485,7 @@ def DLC_SignOp : DLC_UnaryOp<"sign", DLC_NumericTensor, (ins), [Idempotent]> {
 
 def DLC_NotOp : DLC_UnaryOp<"not", DLC_BoolTensor, (ins), [Involution]> {
   let summary = "ONNX Not";
+  let hasFolder = 1;
 }
 
 // Float classification: a bool result of the operand's shape.
@@ -1092,6 +1093,7 @@ def DLC_ScatterNDOp : DLC_Op<"scatter_nd",
     $data `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def DLC_ReverseSequenceOp : DLC_Op<"reverse_sequence",
