@@ -308,7 +308,10 @@ void Lowering::emitSplitDma(Operand dst, Operand src, Cause cause) {
                                        std::min(machine.dmaQueues, partitions));
   int64_t per = llvm::divideCeil(partitions, pieces);
   auto part = [&](const Operand &o, int64_t first, int64_t count) {
-    bool dram = cast<BufferType>(o.buffer.getType()).getMemory() == "dram";
+    // A buffer living in DRAM in its mapping's order (dramHomes) is
+    // addressed by partitions like SBUF until emit() places it.
+    bool dram = cast<BufferType>(o.buffer.getType()).getMemory() == "dram" &&
+                !dramHomes.count(o.buffer);
     return Operand{
         o.buffer,
         AccessPatternAttr::get(

@@ -458,26 +458,21 @@ LogicalResult Lowering::allocate() {
       at = place(root->loadAt, size);
     }
     if (at + size > capacity) {
-      // It stays in DRAM. Model inputs and outputs can only when their
-      // mapping's order is their row-major order (nothing outside the
-      // partition dimension but size-1 dimensions).
-      bool rowMajor = llvm::all_of(
-          ArrayRef<int64_t>(root->layout.shape)
-              .take_front(std::max<int64_t>(root->layout.partitionDim, 0)),
-          [](int64_t d) { return d == 1; });
-      if ((root->role == Role::Input || root->role == Role::Output) &&
-          !rowMajor) {
-        Operation *where = nests[root->first].root;
-        return where->emitError()
-               << "inferentia: node '" << getNodeName(where->getLoc()) << "' ("
-               << getNodeOpType(where->getLoc()) << "): " << root->name
-               << " needs " << size
-               << " bytes per partition of SBUF, more than the "
-               << capacity - at
-               << " left, and cannot be read from DRAM in "
-                  "its layout";
-      }
+      // It stays in DRAM. Model inputs and outputs are read and written in
+      // place when their mapping's order is their row-major order (nothing
+      // outside the partition dimension but size-1 dimensions, one
+      // partition tile); otherwise through a copy in the mapping's order.
+      const Layout &layout = root->layout;
+      bool rowMajor =
+          layout.partitionDim < 0 ||
+          (llvm::all_of(
+               ArrayRef<int64_t>(layout.shape).take_front(layout.partitionDim),
+               [](int64_t d) { return d == 1; }) &&
+           layout.shape[layout.partitionDim] <= layout.partitionTile);
       root->inDram = true;
+      root->relaidInDram =
+          (root->role == Role::Input || root->role == Role::Output) &&
+          !rowMajor;
       continue;
     }
     root->sbufAddress = at;
@@ -628,7 +623,7 @@ LogicalResult Lowering::run() {
       })) {
     staging = true;
     for (auto &[value, root] : roots)
-      root.inDram = false;
+      root.inDram = root.relaidInDram = false;
   }
   if (staging && failed(allocate()))
     return failure();
@@ -652,7 +647,7 @@ LogicalResult Lowering::run() {
               ? root.layout.getPartitions() * root.layout.getFreeElements()
               : root.type.getNumElements();
       MappingAttr mapping =
-          root.role == Role::Weights || root.inDram
+          root.role == Role::Weights || (root.inDram && !root.relaidInDram)
               ? root.mapping
               : MappingAttr::get(context, root.mapping.getShape(), -1, 1);
       auto type = BufferType::get(context, "dram", 1, elements, f32, mapping);
@@ -706,15 +701,18 @@ LogicalResult Lowering::run() {
     }
   }
   // Spilled intermediates: scratch DRAM in their mapping's order.
+  // Inputs and outputs relaid in DRAM: their copy in the mapping's order is
+  // their home (`sbuf`).
   for (auto &[value, root] : roots) {
-    if (!root.inDram || root.role != Role::Intermediate)
+    if (!root.inDram || (root.role != Role::Intermediate && !root.relaidInDram))
       continue;
     int64_t elements =
         root.layout.getPartitions() * root.layout.getFreeElements();
     auto type =
         BufferType::get(context, "dram", 1, elements, f32, root.mapping);
-    root.dram = builder.create<DramTensorOp>(
+    Value scratch = builder.create<DramTensorOp>(
         func.getLoc(), type, root.name, "scratch", address, ElementsAttr());
+    (root.relaidInDram ? root.sbuf : root.dram) = scratch;
     address += llvm::alignTo(elements * kElementBytes, 64);
   }
   dramEnd = address;
@@ -723,10 +721,14 @@ LogicalResult Lowering::run() {
     if (root.first < 0)
       continue;
     if (root.inDram) {
-      root.sbuf = root.dram;
-      dramHomes[root.sbuf] = root.role == Role::Intermediate ? Cause::Spill
-                             : root.role == Role::Output     ? Cause::Store
-                                                             : Cause::Load;
+      if (!root.relaidInDram)
+        root.sbuf = root.dram;
+      // A relaid copy is DRAM traffic beyond the tensor's own, like a
+      // spill (its transfers from or to the row-major tensor too).
+      dramHomes[root.sbuf] =
+          root.role == Role::Intermediate || root.relaidInDram ? Cause::Spill
+          : root.role == Role::Output                          ? Cause::Store
+                                                               : Cause::Load;
       continue;
     }
     auto type =
@@ -781,7 +783,8 @@ LogicalResult Lowering::run() {
     currentLayer = nest.layer;
     currentLoc = nest.root->getLoc();
     for (auto &[value, root] : roots)
-      if (root.loadAt == static_cast<int64_t>(i) && !root.inDram &&
+      if (root.loadAt == static_cast<int64_t>(i) &&
+          (!root.inDram || root.relaidInDram) &&
           (root.role == Role::Input || root.role == Role::Weights)) {
         // A load ahead of time belongs to the layer that uses it.
         currentLayer = nests[root.first].layer;
@@ -796,7 +799,7 @@ LogicalResult Lowering::run() {
       return emitNestError(nest)
              << "needs more than " << kMaxInstructions << " instructions";
     for (auto &[value, root] : roots)
-      if (root.role == Role::Output && !root.inDram &&
+      if (root.role == Role::Output && (!root.inDram || root.relaidInDram) &&
           root.lastWrite == static_cast<int64_t>(i))
         transferRoot(root);
   }

@@ -86,6 +86,11 @@ struct Root {
   /// order (partition after partition), and instructions stage the parts
   /// they touch (`sbuf` is then that DRAM tensor).
   bool inDram = false;
+  /// An input or output in DRAM whose mapping's order is not its row-major
+  /// order: it lives in scratch DRAM in the mapping's order (`sbuf`), and
+  /// the whole tensor moves between that and the row-major tensor (`dram`)
+  /// before its first use or after its last write.
+  bool relaidInDram = false;
   ElementsAttr weights;
   int64_t getPartitionBytes() const {
     return layout.getFreeElements() * kElementBytes;
