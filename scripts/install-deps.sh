@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages dlc needs (only those missing). Idempotent.
+# Installs the Debian packages dlc needs (only those missing), and the extra
+# packages named as arguments (the sanitizer build's clang). Idempotent.
 # Needs root (or sudo) when something is missing.
 set -euo pipefail
 
@@ -12,6 +13,7 @@ packages=(
   libisl-dev libonnx-dev libprotobuf-dev protobuf-compiler
   # tests: ONNX backend node tests, and torch/torchvision to export models
   libonnx-testdata python3-onnx python3-torch python3-torchvision python3-numpy
+  "$@"
 )
 
 missing=()

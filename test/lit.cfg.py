@@ -31,10 +31,12 @@ config.substitutions.append(
     ("%mlir_lib_dir", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
 
 # The SW26010 athread emulation (runtime/sunway): tests compile C with the
-# system compiler against its headers and link its static library.
-config.substitutions.append(("%cc", "cc"))
+# compiler the Sunway executor uses (the system one; a sanitizer build's
+# clang with its sanitizers) against its headers and link its static library.
+config.substitutions.append(("%cc", config.sunway_emulation_cc))
 config.substitutions.append(
-    ("%sunway_cflags", "-std=c99 -Wall -Wextra -Werror -I"
+    ("%sunway_cflags", "-std=c99 -Wall -Wextra -Werror "
+     + config.sunway_emulation_cflags + " -I"
      + os.path.join(config.dlc_src_root, "runtime", "sunway", "include")))
 config.substitutions.append(
     ("%sunway_libs", os.path.join(config.dlc_obj_root, "lib", "libDLCSunwayEmulation.a")

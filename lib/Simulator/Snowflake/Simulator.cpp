@@ -716,8 +716,9 @@ Error Simulator::load(const Program &program) {
                 program.dataAddress, program.dataAddress + elements,
                 state->config.dramElements)
             .str());
-  std::memcpy(state->dram.get() + program.dataAddress, program.data.data(),
-              program.data.size());
+  if (!program.data.empty())
+    std::memcpy(state->dram.get() + program.dataAddress, program.data.data(),
+                program.data.size());
   return Error::success();
 }
 

@@ -109,11 +109,14 @@ public:
       return llvm::createStringError("cannot create a build directory: %s",
                                      ec.message().c_str());
     buildDir = dir.str().str();
-    auto compiler = llvm::sys::findProgramByName("cc");
+    // A sanitizer build (DLC_SANITIZE) builds it with its own clang and
+    // sanitizers, so that the emitted code is checked as it runs.
+    auto compiler = llvm::sys::findProgramByName(DLC_SUNWAY_EMULATION_CC);
     if (!compiler)
       return llvm::createStringError(
-          "the Sunway executor builds the emitted C with the system C "
-          "compiler, and `cc` is not on PATH");
+          "the Sunway executor builds the emitted C with the C compiler "
+          "`%s`, which is not on PATH",
+          DLC_SUNWAY_EMULATION_CC);
     std::vector<std::string> flags = {"-std=c99",
                                       "-O2",
                                       "-fPIC",
@@ -122,6 +125,11 @@ public:
                                       "-Werror",
                                       "-I" + artifacts.str(),
                                       "-I" DLC_SUNWAY_RUNTIME_DIR "/include"};
+    SmallVector<StringRef> extraFlags;
+    StringRef(DLC_SUNWAY_EMULATION_CFLAGS)
+        .split(extraFlags, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+    for (StringRef flag : extraFlags)
+      flags.push_back(flag.str());
     std::string log = buildDir + "/build.log";
     std::vector<std::string> objects;
     for (StringRef file : {"host", "slave"}) {
@@ -135,6 +143,8 @@ public:
     }
     std::string library = buildDir + "/model-emulation.so";
     std::vector<std::string> link = {"-shared", "-o", library};
+    for (StringRef flag : extraFlags)
+      link.push_back(flag.str());
     link.insert(link.end(), objects.begin(), objects.end());
     link.insert(link.end(),
                 {DLC_SUNWAY_RUNTIME_LIBRARY, "-lpthread", "-lm", "-ldl"});
@@ -195,8 +205,8 @@ public:
                                      error);
     if (status != 0)
       return llvm::createStringError(
-          "dlc_model_run returned %d (%s; DLC_ERROR_* in dlc_sunway.h)",
-          status, describeStatus(status));
+          "dlc_model_run returned %d (%s; DLC_ERROR_* in dlc_sunway.h)", status,
+          describeStatus(status));
     return outputs;
   }
 

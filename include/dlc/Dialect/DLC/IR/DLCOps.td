@@ -826,9 +826,11 @@ class DLC_ArgReduceOp<string mnemonic> : DLC_InferredOp<mnemonic> {
     ::llvm::LogicalResult $cppClass::inferReturnTypes(
         ::mlir::MLIRContext *context, std::optional<::mlir::Location> location,
         Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      // getAxis is unsigned; clang rejects narrowing it in a braced list.
+      int64_t axis = static_cast<int64_t>(adaptor.getAxis());
       if (::mlir::failed(inferReductionType(location, adaptor.getInput(),
-                                            {adaptor.getAxis()},
-                                            adaptor.getKeepdims(), types)))
+                                            {axis}, adaptor.getKeepdims(),
+                                            types)))
         return ::mlir::failure();
       types.back() = ::mlir::cast<::mlir::RankedTensorType>(types.back())
                          .clone(::mlir::IntegerType::get(context, 64));
