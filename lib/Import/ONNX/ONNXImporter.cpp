@@ -1014,8 +1014,14 @@ OwningOpRef<ModuleOp> dlc::importONNX(StringRef buffer, StringRef sourceName,
   if (failed(checkShapeInferenceHazards(model, sourceName, model.graph(),
                                         context)))
     return {};
-  error = checkAndInferShapes(model);
+  int failingNode = -1;
+  error = checkAndInferShapes(model, failingNode);
   if (!error.empty()) {
+    if (failingNode >= 0)
+      loc = getLocation(context,
+                        getNodeLocation(model, sourceName,
+                                        model.graph().node(failingNode),
+                                        failingNode));
     emitError(loc) << error;
     return {};
   }

@@ -30,7 +30,12 @@ std::string parseTextModel(const std::string &text, onnx::ModelProto &model);
 /// Runs onnx::checker::check_model and then strict shape inference (with
 /// data propagation), which adds value_info entries to the graph. Returns an
 /// empty string on success, else the message of whichever step failed.
-std::string checkAndInferShapes(onnx::ModelProto &model);
+///
+/// libonnx 1.12 indexes unchecked attributes and ranks in some inference
+/// functions (a crash) and loops on others (a hang), so both first run in a
+/// forked child with a timeout. When the child crashes, `failingNode` is the
+/// index of the first top-level node whose inference crashes (else -1).
+std::string checkAndInferShapes(onnx::ModelProto &model, int &failingNode);
 
 } // namespace onnx_import
 } // namespace dlc
