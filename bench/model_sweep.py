@@ -2,7 +2,8 @@
 """The model sweep: every torchvision classification and segmentation model
 on every target, against PyTorch.
 
-    /usr/bin/python3 bench/model_sweep.py [MODEL|classification|segmentation|all ...]
+    /usr/bin/python3 bench/model_sweep.py
+        [MODEL|classification|segmentation|representatives|all ...]
         [--targets host,sunway,snowflake,inferentia] [--size 224]
         [--models-dir build/models] [--timeout 1800] [--jobs 1]
         [--json bench/results/model_sweep.json]
@@ -28,7 +29,9 @@ is counted from dlc's `fallback:` lines.
 
 Not a test and not asserted anywhere: it prints a table (Markdown, models
 by targets) and writes the figures as JSON. The whole sweep at 224x224 takes
-hours on two cores; name models or families to run part of it.
+days on two cores; `representatives` (the smallest model of each of the
+25 architecture families) takes hours; name models or groups to run part
+of it. Results accumulate in the JSON file across runs.
 """
 
 import argparse

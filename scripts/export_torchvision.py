@@ -3,7 +3,7 @@
 backend-test directories.
 
     /usr/bin/python3 scripts/export_torchvision.py -o OUT_DIR MODEL...
-    /usr/bin/python3 scripts/export_torchvision.py --list [all|classification|segmentation]
+    /usr/bin/python3 scripts/export_torchvision.py --list [all|classification|segmentation|representatives]
 
 MODEL is any name of torchvision.models.list_models() (classification) or
 of torchvision.models.segmentation, `classification`, `segmentation` or
@@ -50,8 +50,18 @@ CLASSIFICATION = torchvision.models.list_models(module=torchvision.models)
 SEGMENTATION = torchvision.models.list_models(
     module=torchvision.models.segmentation)
 MODELS = CLASSIFICATION + SEGMENTATION
+# The smallest model of each architecture family: the sweep that fits in an
+# afternoon on two cores (the whole of MODELS takes days).
+REPRESENTATIVES = [
+    "alexnet", "convnext_tiny", "densenet121", "efficientnet_b0",
+    "efficientnet_v2_s", "googlenet", "inception_v3", "maxvit_t",
+    "mnasnet0_5", "mobilenet_v2", "mobilenet_v3_small", "regnet_x_400mf",
+    "regnet_y_400mf", "resnet18", "resnext50_32x4d", "shufflenet_v2_x0_5",
+    "squeezenet1_1", "swin_t", "swin_v2_t", "vgg11_bn", "vit_b_32",
+    "wide_resnet50_2", "deeplabv3_mobilenet_v3_large", "fcn_resnet50",
+    "lraspp_mobilenet_v3_large"]
 GROUPS = {"classification": CLASSIFICATION, "segmentation": SEGMENTATION,
-          "all": MODELS}
+          "representatives": REPRESENTATIVES, "all": MODELS}
 OPSET = 13
 # LayerNormalization is an ONNX operator from opset 17; older opsets spell
 # it out in ReduceMean/Sub/Pow/Sqrt/Div, which PyTorch 1.13 exports too.

@@ -57,13 +57,15 @@ for t in "${targets[@]}"; do
   start=$(date +%s)
   # libFuzzer stops at the first crash: run again for the time left, a new
   # process each time (so one crash does not hide the next).
+  # -timeout is above the importer's own 60 s limit on ONNX shape
+  # inference, which ends a libonnx hang with an error.
   for run in $(seq 1 50); do
     left=$(( seconds - ($(date +%s) - start) ))
     [ "$left" -ge 1 ] || break
     log="$logs/run-$run.log"
     set +e
     "$bin" -max_total_time="$left" -rss_limit_mb=2048 -malloc_limit_mb=2048 \
-      -timeout=10 -print_final_stats=1 -detect_leaks=0 \
+      -timeout=90 -print_final_stats=1 -detect_leaks=0 \
       -artifact_prefix="$crashes/" "$corpus" "$seeds" >"$log" 2>&1
     status=$?
     set -e

@@ -17,6 +17,10 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_err
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/scripts/lsan.supp:print_suppressions=0}"
 
+# The exported torchvision models do not depend on the build: share the
+# release build's cache.
+export DLC_MODELS_DIR="${DLC_MODELS_DIR:-$root/build/models}"
+
 log="$build/test/lit-summary.log"
 mkdir -p "$(dirname "$log")"
 set +e

@@ -1018,10 +1018,10 @@ OwningOpRef<ModuleOp> dlc::importONNX(StringRef buffer, StringRef sourceName,
   error = checkAndInferShapes(model, failingNode);
   if (!error.empty()) {
     if (failingNode >= 0)
-      loc = getLocation(context,
-                        getNodeLocation(model, sourceName,
-                                        model.graph().node(failingNode),
-                                        failingNode));
+      loc =
+          getLocation(context, getNodeLocation(model, sourceName,
+                                               model.graph().node(failingNode),
+                                               failingNode));
     emitError(loc) << error;
     return {};
   }

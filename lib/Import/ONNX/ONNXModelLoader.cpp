@@ -283,8 +283,7 @@ std::string dlc::onnx_import::checkAndInferShapes(onnx::ModelProto &model,
     // their results (the value_info entries) are kept.
     return runCheckerAndShapeInference(model, /*checkAndStrict=*/true);
   case IsolatedRun::CannotFork:
-    return "cannot start ONNX shape inference in a child process: " +
-           run.error;
+    return "cannot start ONNX shape inference in a child process: " + run.error;
   case IsolatedRun::TimedOut:
     return "ONNX checker and shape inference did not finish in " +
            std::to_string(kShapeInferenceTimeoutSeconds) +
@@ -296,7 +295,7 @@ std::string dlc::onnx_import::checkAndInferShapes(onnx::ModelProto &model,
   std::string how = run.signal ? "with signal " + std::to_string(run.signal) +
                                      " (" + strsignal(run.signal) + ")"
                                : "abnormally";
-  return "ONNX shape inference (libonnx) crashed " +
-         how + (failingNode >= 0 ? " on this node" : "") +
+  return "ONNX shape inference (libonnx) crashed " + how +
+         (failingNode >= 0 ? " on this node" : "") +
          "; the node's inputs or attributes are outside what libonnx checks";
 }
