@@ -40,7 +40,10 @@ python3 "$root/scripts/fuzz_seeds.py" "$root" "$fuzz/seeds" \
 
 # Sanitizer findings end the run as crashes; leaks are not looked for (the
 # fuzzers look for crashes, and libonnx keeps allocations on some errors).
-export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=0:allocator_may_return_null=1}"
+# allow_user_poisoning=0: LLVM's headers poison BumpPtrAllocator slabs in
+# instrumented code, which the uninstrumented MLIR libraries then use
+# (a false use-after-poison in every MLIRContext).
+export ASAN_OPTIONS="${ASAN_OPTIONS:-allow_user_poisoning=0:abort_on_error=0:detect_leaks=0:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
 summary=()

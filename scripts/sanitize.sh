@@ -13,7 +13,10 @@ bash "$root/scripts/build-sanitize.sh"
 # A finding ends the process with a non-zero status and its report on
 # stderr, which lit prints with the failing test. Leaks are findings too;
 # the MLIR and protobuf singletons that live until exit are not leaks.
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_error=1}"
+# allow_user_poisoning=0: LLVM's headers poison BumpPtrAllocator slabs in
+# instrumented code, which the uninstrumented MLIR libraries then use
+# (a false use-after-poison in every MLIRContext).
+export ASAN_OPTIONS="${ASAN_OPTIONS:-allow_user_poisoning=0:detect_leaks=1:abort_on_error=0:halt_on_error=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/scripts/lsan.supp:print_suppressions=0}"
 

@@ -15,7 +15,10 @@ config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%dlc_src_root", config.dlc_src_root))
 
-llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.with_system_environment(
+    ["HOME", "INCLUDE", "LIB", "TMP", "TEMP", "DLC_MODELS_DIR",
+     "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"]
+)
 llvm_config.use_default_substitutions()
 # `not`, `count`, ... at the start of a RUN line are found on PATH.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
